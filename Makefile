@@ -1,0 +1,40 @@
+# Two targets matter on a fresh machine (see README): `make run` and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test venv migrate lint bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: venv
+	$(BIN)/python manage.py migrate --noinput
+
+# The whole site on http://127.0.0.1:8000: pages, API, websockets, and (with no
+# REDIS_URL) the Celery worker inside the same process.
+run: migrate
+	$(BIN)/python manage.py serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
+
+# Every test. With DATABASE_URL and REDIS_URL set it runs on PostgreSQL and
+# Redis; the test-only key and plain HTTP keep production settings testable.
+test: venv
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
+	HTTPS=$${HTTPS:-0} $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
+	HTTPS=$${HTTPS:-0} $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+
+bench: venv
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,7 @@
+from django.urls import path
+
+from . import api
+
+urlpatterns = [
+    path("me", api.me, name="api_me"),
+]

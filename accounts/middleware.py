@@ -1,0 +1,123 @@
+"""Who is asking, and in which language to answer.
+
+``BearerTokenMiddleware`` lets scripts authenticate with a personal API token
+instead of a session; ``PreferredLanguageMiddleware`` applies the language a
+player chose in their profile.
+"""
+
+from __future__ import annotations
+
+from axes.helpers import get_client_ip_address
+from django.conf import settings
+from django.core.cache import cache
+from django.http import JsonResponse
+from django.urls import reverse
+from django.utils import translation
+
+from .models import ApiToken
+
+API_PREFIX = "/api/"
+# Failed bearer attempts an address may make per window before it is refused
+# outright; secrets are 256 random bits, so this guards the database, not them.
+BEARER_FAILURE_LIMIT = getattr(settings, "BEARER_FAILURE_LIMIT", 20)
+BEARER_FAILURE_WINDOW = getattr(settings, "BEARER_FAILURE_WINDOW_SECONDS", 15 * 60)
+
+
+def unauthorized(message: str, status: int = 401) -> JsonResponse:
+    response = JsonResponse({"error": message}, status=status)
+    response["WWW-Authenticate"] = 'Bearer realm="septica"'
+    return response
+
+
+class BearerTokenMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        header = request.headers.get("Authorization")
+        if header is None:
+            return self.get_response(request)
+        scheme, _, secret = header.partition(" ")
+        if scheme.lower() != "bearer" and not request.path_info.startswith(API_PREFIX):
+            return self.get_response(request)  # e.g. Basic auth in front of the site
+        address = get_client_ip_address(request) or "unknown"
+        if _failures(address) >= BEARER_FAILURE_LIMIT:
+            response = unauthorized("Too many failed token attempts; try again later.", status=429)
+            response["Retry-After"] = str(BEARER_FAILURE_WINDOW)
+            return response
+        token = _find_token(scheme, secret.strip())
+        if token is None:
+            _count_failure(address)
+            return unauthorized(_refusal(scheme, secret))
+        if request.path_info.startswith(reverse("admin:index")):
+            # A leaked script token must not open moderation to whoever holds it.
+            return unauthorized("API tokens do not open the admin; log in there.", status=403)
+        token.note_use()
+        request.auth_token = token
+        request.user = token.user
+        request.auser = _async_user(token.user)
+        # A script has no CSRF cookie to send; the token itself proves intent.
+        request._dont_enforce_csrf_checks = True
+        return self.get_response(request)
+
+
+def _find_token(scheme: str, secret: str) -> ApiToken | None:
+    if scheme.lower() != "bearer" or not secret or " " in secret:
+        return None
+    token = ApiToken.find_active(secret)
+    if token is None or not token.user.is_active:
+        return None
+    return token
+
+
+def _refusal(scheme: str, secret: str) -> str:
+    if scheme.lower() != "bearer":
+        return "Send Authorization: Bearer <token>."
+    if not secret.strip():
+        return "The Authorization header has no token after Bearer."
+    return "The token is unknown or revoked."
+
+
+def _async_user(user):
+    async def auser():
+        return user
+
+    return auser
+
+
+def _failure_key(address: str) -> str:
+    return f"accounts:bearer-failures:{address}"
+
+
+def _failures(address: str) -> int:
+    return cache.get(_failure_key(address), 0)
+
+
+def _count_failure(address: str) -> None:
+    key = _failure_key(address)
+    # add() starts the window only once; incr() keeps its expiry.
+    cache.add(key, 0, BEARER_FAILURE_WINDOW)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.set(key, 1, BEARER_FAILURE_WINDOW)
+
+
+class PreferredLanguageMiddleware:
+    """The profile's language beats the browser's Accept-Language; an explicit
+    choice in the language menu (its cookie) beats both. Saving the profile
+    writes that cookie too, so the latest choice wins. Scripts with an API
+    token get only what their own request asks for."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # A script with an API token reads the language it asks for (English
+        # unless its Accept-Language says otherwise), whatever its owner's profile.
+        if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES and getattr(request, "auth_token", None) is None:
+            language = getattr(request.user, "preferred_language", "")
+            if language and request.user.is_authenticated:
+                translation.activate(language)
+                request.LANGUAGE_CODE = translation.get_language()
+        return self.get_response(request)

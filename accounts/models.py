@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import UTC, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A player. The username is for logging in; the display name is shown at tables."""
+
+    email = models.EmailField(_("e-mail address"), unique=True)
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    preferred_language = models.CharField(
+        _("preferred language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Leave empty to follow your browser."),
+    )
+    email_on_your_move = models.BooleanField(
+        _("e-mail me when it is my move"),
+        default=True,
+        help_text=_("At most one e-mail per table an hour, and only while you are not at the table."),
+    )
+    # Set only by moderators (games.moderation), which also logs why.
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False)
+    banned = models.BooleanField(_("banned"), default=False, editable=False)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # Logging in by e-mail and password reset look addresses up
+            # case-insensitively, so two accounts must never differ only in case.
+            models.UniqueConstraint(
+                Lower("email"),
+                name="accounts_user_email_ci_unique",
+                violation_error_message=_("An account with this e-mail address already exists."),
+            ),
+            models.UniqueConstraint(
+                Lower("username"),
+                name="accounts_user_username_ci_unique",
+                violation_error_message=_("A user with that username already exists."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def shown_name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def play_refusal(self) -> str | None:
+        """Why a moderator stopped this person from creating, joining and moving; None when nothing stops them."""
+        if self.banned:
+            return _("This account is banned from playing.")
+        if self.suspended_until is not None and self.suspended_until > timezone.now():
+            return _("This account is suspended from playing until %(until)s UTC.") % {
+                "until": self.suspended_until.astimezone(UTC).strftime("%Y-%m-%d %H:%M")}
+        return None
+
+
+TOKEN_PREFIX = "sep_"
+
+
+def hash_token_secret(secret: str) -> str:
+    # The secret is 256 random bits, so a fast unsalted hash is enough: there
+    # is nothing to brute-force, and every API call must look it up quickly.
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A personal token for scripts: ``Authorization: Bearer <secret>``.
+
+    Only the SHA-256 of the secret is stored; the secret is shown once.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    hint = models.CharField(max_length=12, editable=False, help_text=_("The start of the secret, to recognise it."))
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    # Scripts may call many times a second; a minute is precise enough for
+    # "last used" and spares a write on every call.
+    USE_RESOLUTION = timedelta(minutes=1)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.hint}…)"
+
+    @classmethod
+    def issue(cls, user, name: str) -> tuple[ApiToken, str]:
+        """Create a token; return it with its secret, which is never stored."""
+        secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, key_hash=hash_token_secret(secret), hint=secret[:10])
+        return token, secret
+
+    @classmethod
+    def find_active(cls, secret: str) -> ApiToken | None:
+        return cls.objects.active().select_related("user").filter(key_hash=hash_token_secret(secret)).first()
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+    def revoke(self) -> bool:
+        """Revoke the token; False when it already was."""
+        now = timezone.now()
+        revoked = ApiToken.objects.filter(pk=self.pk, revoked_at__isnull=True).update(revoked_at=now)
+        if revoked:
+            self.revoked_at = now
+        return bool(revoked)
+
+    def note_use(self) -> None:
+        """Record that the token was just used, writing at most once per USE_RESOLUTION."""
+        now = timezone.now()
+        if self.last_used_at is not None and now - self.last_used_at < self.USE_RESOLUTION:
+            return
+        stale = models.Q(last_used_at__isnull=True) | models.Q(last_used_at__lt=now - self.USE_RESOLUTION)
+        ApiToken.objects.filter(stale, pk=self.pk).update(last_used_at=now)
+        self.last_used_at = now

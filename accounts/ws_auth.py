@@ -1,0 +1,83 @@
+"""Websocket authentication by API token, and the origin check around it.
+
+A script connects with `Authorization: Bearer <token>` (or `?token=<token>`
+for clients that cannot set headers, such as a browser's WebSocket); the
+token's person becomes `scope["user"]`, over any session. An unknown or
+revoked token is not ignored: `scope["auth_error"]` says why, and the
+consumer refuses the socket with 4401.
+
+Browsers always send an Origin header with a websocket, so the origin check
+is what stops another site from opening a socket with a visitor's session
+cookie. A socket without Origin comes from a script: it is let through when
+it brings a token, which proves who it is without any cookie.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from channels.security.websocket import AllowedHostsOriginValidator
+
+from .middleware import BEARER_FAILURE_LIMIT, _count_failure, _failures, _find_token
+
+
+def bearer_secret(scope) -> str | None:
+    """The token the socket brings, from the Authorization header or ?token=; None when none."""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            scheme, _, secret = value.decode("latin1").partition(" ")
+            if scheme.lower() == "bearer":
+                return secret.strip()
+    tokens = parse_qs(scope.get("query_string", b"").decode("latin1")).get("token")
+    return tokens[0].strip() if tokens else None
+
+
+def has_origin(scope) -> bool:
+    return any(name == b"origin" for name, _value in scope.get("headers", []))
+
+
+class BearerTokenAuthMiddleware(BaseMiddleware):
+    """Sets scope["user"] from an API token; put it inside AuthMiddlewareStack so it wins."""
+
+    async def __call__(self, scope, receive, send):
+        secret = bearer_secret(scope)
+        if secret is not None:
+            scope = dict(scope)
+            user, error = await _user_for(secret, _address(scope))
+            if user is not None:
+                scope["user"] = user
+            else:
+                scope["auth_error"] = error
+        return await super().__call__(scope, receive, send)
+
+
+def _address(scope) -> str:
+    client = scope.get("client") or ("unknown",)
+    return str(client[0])
+
+
+@database_sync_to_async
+def _user_for(secret: str, address: str):
+    if _failures(address) >= BEARER_FAILURE_LIMIT:
+        return None, "Too many failed token attempts; try again later."
+    token = _find_token("bearer", secret)
+    if token is None:
+        _count_failure(address)
+        return None, "The token is unknown or revoked."
+    token.note_use()
+    return token.user, None
+
+
+class TokenOrOriginValidator:
+    """AllowedHostsOriginValidator, except that a script with a token and no Origin passes."""
+
+    def __init__(self, application):
+        self.application = application
+        self.validated = AllowedHostsOriginValidator(application)
+
+    async def __call__(self, scope, receive, send):
+        if not has_origin(scope) and bearer_secret(scope) is not None:
+            return await self.application(scope, receive, send)
+        return await self.validated(scope, receive, send)

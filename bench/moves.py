@@ -1,0 +1,397 @@
+"""Committed moves per second through the JSON API, on PostgreSQL.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/septica REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python bench/moves.py                        # 1, 10 and 100 matches, 20 s each
+    ... bench/moves.py --levels 1,10 --seconds 5 --servers 1    # quicker
+
+What it does, all on 127.0.0.1:
+
+1. Creates a fresh database named ``septica_bench`` on the server of
+   ``DATABASE_URL`` (dropping an earlier one of that name; never the database
+   the URL names, nor a test database) and migrates it.
+2. Starts ``--servers`` real server processes (``manage.py serve``: daphne,
+   as in production) on ports 8101, 8102, ... against that database, with
+   ``REDIS_URL`` passed through and no embedded Celery worker.
+3. For each level (concurrent matches), makes two players with API tokens per
+   match and a two-player septica table (first to 10 games, so a match lasts
+   longer than the time budget) through ``games.services``.
+4. Drives every match from its own thread with ``http.client`` and
+   ``Authorization: Bearer``: the seat to move reads its view (or reuses the
+   answer to its previous move), picks one of ``view.legal_moves`` at random
+   and posts ``{"seq", "move"}``, until the match ends or the level's time
+   budget runs out.
+5. Prints moves/s (committed moves, i.e. 200 answers to POST .../moves), the
+   p50/p95 latency of those posts, and the number of 409s and other errors;
+   then replays every match from its seed with ``verify_matches --all``.
+
+Figures depend on the machine: the servers, PostgreSQL, Redis and the
+clients all share its cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_DB = "septica_bench"
+FIRST_PORT = 8101
+HOST = "127.0.0.1"
+
+
+# --- the database -----------------------------------------------------------------
+def bench_database_url(database_url: str) -> str:
+    parts = urlsplit(database_url)
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        sys.exit("bench/moves.py measures PostgreSQL: DATABASE_URL must be a postgres:// URL.")
+    return urlunsplit(parts._replace(path="/" + BENCH_DB))
+
+
+def create_bench_database(bench_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(bench_url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{BENCH_DB}"')
+
+
+def setup_django(bench_url: str) -> None:
+    os.environ.update(server_env(bench_url))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "septica_site.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def server_env(bench_url: str) -> dict:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=bench_url,
+        SEPTICA_NO_EMBEDDED_WORKER="1",
+        CELERY_EMBEDDED_WORKER="0",
+        SECRET_KEY=os.environ.get("SECRET_KEY") or "bench-only-secret-key-" + "x" * 40,
+        DEBUG="0",
+        HTTPS="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+# --- the servers --------------------------------------------------------------------
+class Servers:
+    def __init__(self, count: int, env: dict, log_dir: Path) -> None:
+        self.ports = [FIRST_PORT + i for i in range(count)]
+        self.env, self.log_dir = env, log_dir
+        self.processes: list[subprocess.Popen] = []
+
+    def __enter__(self) -> Servers:
+        for port in self.ports:
+            log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115  (closed with the process)
+            command = [sys.executable, "manage.py", "serve", "--host", HOST, "--port", str(port)]
+            self.processes.append(
+                subprocess.Popen(
+                    command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+                )
+            )
+        for port, process in zip(self.ports, self.processes, strict=True):
+            wait_until_serving(port, process)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def wait_until_serving(port: int, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"the server on port {port} exited with code {process.returncode}; see its log")
+        try:
+            connection = http.client.HTTPConnection(HOST, port, timeout=2)
+            connection.request("GET", "/api/tables")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    sys.exit(f"the server on port {port} did not answer within {timeout:.0f} s")
+
+
+# --- the matches ----------------------------------------------------------------------
+@dataclass
+class Seat:
+    token: str
+    connection: http.client.HTTPConnection | None = None
+
+
+@dataclass
+class Driven:
+    table_id: int
+    port: int
+    seats: list[Seat]
+
+
+def make_matches(level: int, count: int) -> list[Driven]:
+    from accounts.models import ApiToken, User
+    from games import services
+
+    matches = []
+    for i in range(count):
+        players = [
+            User.objects.create_user(
+                username=f"bench-{level}-{i}-{seat}", email=f"bench-{level}-{i}-{seat}@example.com", password=None
+            )
+            for seat in range(2)
+        ]
+        table = services.create_table(
+            players[0], rules="septica", players=2, options={"match": "first-to-10"}, seconds_per_move=86400
+        )
+        services.join_table(table.pk, players[1])
+        tokens = [ApiToken.issue(player, "bench")[1] for player in players]
+        matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens]))
+    return matches
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    conflicts: int = 0
+    errors: int = 0
+    reads: int = 0
+    finished: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, other: Tally) -> None:
+        with self.lock:
+            self.latencies += other.latencies
+            self.conflicts += other.conflicts
+            self.errors += other.errors
+            self.reads += other.reads
+            self.finished += other.finished
+
+
+def call(seat: Seat, port: int, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+    if seat.connection is None:
+        seat.connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    headers = {"Authorization": f"Bearer {seat.token}"}
+    data = None
+    if body is not None:
+        data, headers["Content-Type"] = json.dumps(body).encode(), "application/json"
+    try:
+        seat.connection.request(method, path, body=data, headers=headers)
+        response = seat.connection.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    except (OSError, http.client.HTTPException):
+        seat.connection.close()
+        seat.connection = None
+        raise
+
+
+def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int) -> None:
+    """Play one match from one thread: the seat to move looks, picks a legal move, posts it.
+
+    The answer to a move is the mover's new view, so it is reused when the same
+    seat moves again (a take, then a lead); otherwise the next seat reads its own."""
+    rng, mine = random.Random(seed), Tally()
+    path = f"/api/tables/{match.table_id}"
+    known: dict | None = None  # the view of the seat to move, if we hold it
+    to_move: int | None = None
+    try:
+        while time.monotonic() < stop_at and len(mine.latencies) < max_moves:
+            if known is None:
+                to_move = to_move if to_move is not None else read(match, match.seats[0], path, mine)["to_move"]
+                if to_move is None:
+                    mine.finished += 1
+                    break
+                known = read(match, match.seats[to_move], path, mine)
+            view = known["view"]
+            if view["finished"] or view["to_move"] != view["seat"]:
+                mine.finished += int(view["finished"])
+                if view["finished"]:
+                    break
+                known = to_move = None
+                continue
+            started = time.perf_counter()
+            status, answer = call(
+                match.seats[view["seat"]],
+                match.port,
+                "POST",
+                path + "/moves",
+                {"seq": known["seq"], "move": rng.choice(view["legal_moves"])},
+            )
+            if status == 200:
+                mine.latencies.append(time.perf_counter() - started)
+                after = answer["view"]
+                to_move = after["to_move"]
+                known = answer if to_move == after["seat"] else None
+                if after["finished"]:
+                    mine.finished += 1
+                    break
+            else:
+                mine.conflicts += status == 409
+                mine.errors += status != 409
+                known = to_move = None
+    except (OSError, http.client.HTTPException, KeyError, ValueError):
+        mine.errors += 1
+    finally:
+        for seat in match.seats:
+            if seat.connection is not None:
+                seat.connection.close()
+        total.add(mine)
+
+
+def read(match: Driven, seat: Seat, path: str, tally: Tally) -> dict:
+    status, table = call(seat, match.port, "GET", path)
+    tally.reads += 1
+    if status != 200:
+        raise ValueError(f"GET {path} answered {status}")
+    return table
+
+
+def run_level(level: int, ports: list[int], seconds: float, max_moves: int) -> dict:
+    matches = make_matches(level, level)
+    for i, match in enumerate(matches):
+        match.port = ports[i % len(ports)]
+    total = Tally()
+    started = time.monotonic()
+    stop_at = started + seconds
+    threads = [
+        threading.Thread(target=drive, args=(match, stop_at, total, i, max_moves), daemon=True)
+        for i, match in enumerate(matches)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=seconds + 60)
+    elapsed = time.monotonic() - started
+    latencies = sorted(total.latencies)
+    return {
+        "matches": level,
+        "moves": len(latencies),
+        "seconds": elapsed,
+        "moves_per_s": len(latencies) / elapsed if elapsed else 0.0,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p95_ms": percentile(latencies, 95) * 1000,
+        "conflicts": total.conflicts,
+        "errors": total.errors,
+        "reads": total.reads,
+        "finished": total.finished,
+    }
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+# --- the report ---------------------------------------------------------------------
+def print_row(row: dict) -> None:
+    print(
+        f"{row['matches']:>8} {row['moves']:>7} {row['seconds']:>6.1f} {row['moves_per_s']:>8.1f} "
+        f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['conflicts']:>5} {row['errors']:>6} "
+        f"{row['reads']:>6} {row['finished']:>8}",
+        flush=True,
+    )
+
+
+def verify_all() -> int:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    try:
+        call_command("verify_matches", "--all", stdout=out)
+        code = 0
+    except SystemExit as exit:
+        code = exit.code or 0
+    print("verify_matches --all:", out.getvalue().strip().splitlines()[-1], flush=True)
+    return code
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--levels", default="1,10,100", help="concurrent matches per level (default 1,10,100)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="time budget per level (default 20)")
+    parser.add_argument("--servers", type=int, default=2, help="server processes (default 2, ports 8101...)")
+    parser.add_argument("--max-moves", type=int, default=5000, help="at most this many moves per match")
+    parser.add_argument("--no-verify", action="store_true", help="skip replaying the matches afterwards")
+    args = parser.parse_args()
+    args.levels = [int(level) for level in args.levels.split(",")]
+    if not all(1 <= level <= 200 for level in args.levels) or not 1 <= args.servers <= 8:
+        parser.error("levels must be 1 to 200 matches and servers 1 to 8")
+    if not 1 <= args.seconds <= 300:
+        parser.error("the time budget is 1 to 300 seconds per level")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    database_url = os.environ.get("DATABASE_URL", "").strip()
+    if not database_url:
+        print(
+            "bench/moves.py needs PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/septica);\n"
+            f"it creates and uses its own database {BENCH_DB!r} on that server.",
+            file=sys.stderr,
+        )
+        return 2
+    bench_url = bench_database_url(database_url)
+    create_bench_database(bench_url)
+    setup_django(bench_url)
+    from django.db import connections
+
+    redis = os.environ.get("REDIS_URL") or "none (in-memory channel layer per process)"
+    print(
+        f"database {BENCH_DB} on {urlsplit(bench_url).hostname}; redis {redis}; "
+        f"{args.servers} server process(es); {os.cpu_count()} CPUs (load {os.getloadavg()[0]:.1f}); "
+        f"{args.seconds:.0f} s per level",
+        flush=True,
+    )
+    with (
+        tempfile.TemporaryDirectory(prefix="septica-bench-") as logs,
+        Servers(args.servers, server_env(bench_url), Path(logs)) as servers,
+    ):
+        print(
+            f"{'matches':>8} {'moves':>7} {'secs':>6} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+            f"{'409s':>5} {'errors':>6} {'reads':>6} {'finished':>8}",
+            flush=True,
+        )
+        for level in args.levels:
+            print_row(run_level(level, servers.ports, args.seconds, args.max_moves))
+            connections.close_all()
+    if not args.no_verify:
+        return verify_all()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

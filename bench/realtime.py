@@ -1,0 +1,429 @@
+"""Live tables under load: how fast a move reaches the other players' sockets.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/septica REDIS_URL=redis://127.0.0.1:6379/3 \\
+        .venv/bin/python bench/realtime.py                      # both setups, 10, 50 and 200 matches
+    ... bench/realtime.py --setup embedded --levels 10 --seconds 5   # quicker
+
+What it does, all on 127.0.0.1, bounded in time and size:
+
+* ``redis``: a fresh PostgreSQL database ``septica_realtime_bench`` on the
+  server of ``DATABASE_URL`` (dropped and created again; never the database
+  the URL names, nor a test database), ``REDIS_URL`` for the channel layer,
+  two server processes (``manage.py serve``, daphne, no embedded worker) on
+  ports 8201 and 8202, the clients of each match spread across both, so
+  most pushes cross from one process to the other through Redis.
+* ``embedded``: one server process as a checkout runs it: SQLite in a
+  temporary ``SEPTICA_VAR_DIR``, the in-memory channel layer, the worker
+  thread inside.
+
+For each level (concurrent matches) it makes ``--players`` bench users per
+match, each with an API token, seated at a septica table (first to 10 games,
+so no match ends within the time budget). Every player opens
+``/ws/tables/<id>/`` with ``Authorization: Bearer`` (asyncio, one event
+loop, bench/wsclient.py). Each match then moves at ``--rate`` moves a
+second: on every tick the player to move sends ``{"type": "move", ...}``
+over its socket, a legal move picked at random from its own view, unless
+its previous move is still unanswered (the tick is then counted as missed).
+
+Latency is measured from the moment a move is sent to the moment each
+other player's socket receives the view with the new seq (so it includes
+the commit, which a client cannot see). ``own`` is the same for the mover's
+own new view (the move's round trip). ``moves/s`` counts moves whose new seq
+reached the mover, over the level's time budget.
+
+Targets (issue #5, on this 2-core machine): p99 under 50 ms at 200
+matches (800 sockets), and at least 200 moves per second sustained. The
+servers, the database, Redis and this client all share the same cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import moves  # bench/moves.py: its server processes and percentiles
+from wsclient import Closed, HandshakeRefused, WebSocket
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH_DB = "septica_realtime_bench"
+HOST = "127.0.0.1"
+FIRST_PORT = {"redis": 8201, "embedded": 8211}
+TARGET_P99_MS, TARGET_MOVES_PER_S, TARGET_MATCHES = 50.0, 200.0, 200
+CONNECTS_AT_ONCE = 20
+CONNECT_ATTEMPTS = 3
+STUCK_SECONDS = 5.0
+
+
+# --- setups -----------------------------------------------------------------------------
+def redis_env() -> dict:
+    database_url = os.environ.get("DATABASE_URL", "").strip()
+    redis_url = os.environ.get("REDIS_URL", "").strip()
+    if not database_url.startswith(("postgres://", "postgresql://")) or not redis_url:
+        sys.exit("--setup redis needs DATABASE_URL=postgres://... (its server) and REDIS_URL=redis://...")
+    bench_url = urlunsplit(urlsplit(database_url)._replace(path="/" + BENCH_DB))
+    return {**common_env(), "DATABASE_URL": bench_url, "REDIS_URL": redis_url}
+
+
+def embedded_env(var_dir: str) -> dict:
+    env = {**common_env(), "SEPTICA_VAR_DIR": var_dir}
+    for name in ("DATABASE_URL", "REDIS_URL", "SQLITE_PATH", "CELERY_EMBEDDED_WORKER", "SEPTICA_NO_EMBEDDED_WORKER"):
+        env.pop(name, None)
+    return env
+
+
+def common_env() -> dict:
+    return {
+        **os.environ,
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-secret-key-" + "x" * 40,
+        "DEBUG": "0",
+        "HTTPS": "0",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "WARNING",
+        "EMAIL_URL": "dummy:",
+    }
+
+
+def create_bench_database(bench_url: str) -> None:
+    import psycopg
+
+    admin = urlunsplit(urlsplit(bench_url)._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{BENCH_DB}"')
+
+
+def setup_django(env: dict) -> None:
+    os.environ.clear()
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "septica_site.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+# --- matches and their players ----------------------------------------------------------------
+@dataclass
+class Player:
+    seat: int
+    token: str
+    port: int
+    socket: WebSocket | None = None
+    seq: int = -1  # the newest seq this socket has seen
+    view: dict | None = None
+
+
+@dataclass
+class Match:
+    table_id: int
+    players: list[Player]
+    seq: int = 0
+    in_flight: int | None = None  # the seq a sent move was made at, until the mover sees the next
+    players_moving: int | None = None  # the seat that sent it
+    sent_at: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass
+class Tally:
+    pushes: list[float] = field(default_factory=list)  # ms, move sent -> another player's new view
+    own: list[float] = field(default_factory=list)  # ms, move sent -> the mover's new view
+    moves: int = 0
+    missed_ticks: int = 0
+    errors: dict[int, int] = field(default_factory=dict)
+    closed: int = 0
+    refused: int = 0
+    stuck: int = 0  # moves whose answer never came within STUCK_SECONDS
+    refusals: dict[str, int] = field(default_factory=dict)  # why sockets could not connect
+    cpu_seconds: float = 0.0  # the servers' CPU time while the moves ran
+
+
+def make_matches(level: int, count: int, players: int, ports: list[int]) -> list[Match]:
+    from accounts.models import ApiToken, User
+    from games import services
+
+    matches = []
+    for i in range(count):
+        users = [
+            User.objects.create_user(
+                username=f"rt-{level}-{i}-{seat}",
+                email=f"rt-{level}-{i}-{seat}@bench.invalid",
+                password=None,
+                email_on_your_move=False,
+            )
+            for seat in range(players)
+        ]
+        table = services.create_table(
+            users[0], rules="septica", players=players, options={"match": "first-to-10"}, seconds_per_move=86400
+        )
+        for user in users[1:]:
+            services.join_table(table.pk, user)
+        seats = dict(table.seats.values_list("user_id", "number"))
+        matches.append(
+            Match(
+                table.pk,
+                [
+                    # Spread each match's players over the server processes.
+                    Player(seats[user.pk], ApiToken.issue(user, "bench")[1], ports[(i + n) % len(ports)])
+                    for n, user in enumerate(users)
+                ],
+            )
+        )
+    return matches
+
+
+# --- the clients ----------------------------------------------------------------------------------
+async def connect(match: Match, player: Player, gate: asyncio.Semaphore, tally: Tally) -> None:
+    """Open the player's socket and take the first view; a refused connect is tried again, at most 3 times."""
+    for attempt in range(CONNECT_ATTEMPTS):
+        async with gate:
+            try:
+                player.socket = await WebSocket.connect(
+                    HOST, player.port, f"/ws/tables/{match.table_id}/", {"Authorization": f"Bearer {player.token}"}
+                )
+                while player.view is None:  # the view comes first; presence may follow
+                    message = await player.socket.recv_json()
+                    if message.get("type") == "view":
+                        player.view, player.seq = message, message["seq"]
+                        match.seq = max(match.seq, player.seq)
+                return
+            except (HandshakeRefused, Closed, OSError, asyncio.IncompleteReadError) as error:
+                player.socket = None
+                reason = getattr(error, "status_line", None) or type(error).__name__
+                tally.refusals[reason] = tally.refusals.get(reason, 0) + 1
+        await asyncio.sleep(0.5 * (attempt + 1))
+    tally.refused += 1
+
+
+async def listen(match: Match, player: Player, tally: Tally, counting: list[bool]) -> None:
+    try:
+        while True:
+            message = await player.socket.recv_json()
+            arrived = time.perf_counter()
+            kind = message.get("type")
+            if kind == "view":
+                seen(match, player, message, arrived, tally if counting[0] else None)
+            elif kind == "error":
+                tally.errors[message.get("status")] = tally.errors.get(message.get("status"), 0) + 1
+                if match.in_flight is not None and player.view and player.view["to_move"] == player.seat:
+                    match.in_flight = None  # refused: the next tick tries again from a fresh view
+                    await player.socket.send_json({"type": "sync", "seq": player.seq})
+    except (Closed, ConnectionError):
+        tally.closed += 1
+
+
+def seen(match: Match, player: Player, message: dict, arrived: float, tally: Tally | None) -> None:
+    seq = message["seq"]
+    if seq <= player.seq:
+        return
+    player.seq, player.view = seq, message
+    match.seq = max(match.seq, seq)
+    sent = match.sent_at.get(seq - 1)
+    mover = match.in_flight == seq - 1 and player.seat == match.players_moving
+    if sent is not None and tally is not None:
+        (tally.own if mover else tally.pushes).append((arrived - sent) * 1000)
+    if mover:
+        match.in_flight = None
+        if tally is not None:
+            tally.moves += 1
+
+
+async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: random.Random) -> None:
+    """Tick at `rate` moves a second; the player to move sends a random legal move."""
+    interval = 1.0 / rate
+    next_tick = time.monotonic() + rng.random() * interval  # matches out of step, as in life
+    while True:
+        await asyncio.sleep(max(0.0, next_tick - time.monotonic()))
+        if next_tick >= stop_at:
+            return
+        next_tick += interval
+        mover = next((p for p in match.players if p.view and p.view["to_move"] == p.seat), None)
+        if match.in_flight is not None and time.perf_counter() - match.sent_at[match.in_flight] > STUCK_SECONDS:
+            match.in_flight = None  # its answer was lost: look again
+            tally.stuck += 1
+            for player in match.players:
+                if player.socket is not None:
+                    await player.socket.send_json({"type": "sync", "seq": player.seq})
+        if match.in_flight is not None or mover is None or mover.seq != match.seq or mover.socket is None:
+            tally.missed_ticks += 1
+            continue
+        view = mover.view["view"]
+        if view.get("finished") or not view.get("legal_moves"):
+            return
+        match.in_flight, match.players_moving = mover.seq, mover.seat
+        match.sent_at[mover.seq] = time.perf_counter()
+        await mover.socket.send_json({"type": "move", "seq": mover.seq, "move": rng.choice(view["legal_moves"])})
+
+
+async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambda: 0.0) -> tuple[Tally, float]:
+    tally, counting = Tally(), [False]
+    gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
+    everyone = [(match, player) for match in matches for player in match.players]
+    await asyncio.gather(*(connect(match, player, gate, tally) for match, player in everyone))
+    listeners = [
+        asyncio.create_task(listen(match, player, tally, counting)) for match, player in everyone if player.socket
+    ]
+    await asyncio.sleep(0.5)  # let the presence messages of the connects pass
+    rng = random.Random(len(matches))
+    counting[0] = True
+    started, cpu_started = time.monotonic(), cpu()
+    await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng) for match in matches))
+    elapsed = time.monotonic() - started
+    tally.cpu_seconds = cpu() - cpu_started
+    await asyncio.sleep(1.0)  # the last moves' pushes (counted, but not their moves per second)
+    counting[0] = False
+    for task in listeners:
+        task.cancel()
+    await asyncio.gather(*(player.socket.close() for _, player in everyone if player.socket), return_exceptions=True)
+    return tally, elapsed
+
+
+# --- the report ----------------------------------------------------------------------------------
+HEADER = (
+    f"{'setup':>8} {'matches':>7} {'sockets':>7} {'offered/s':>9} {'moves/s':>8} "
+    f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'own p99':>7} {'pushes':>7} "
+    f"{'missed':>6} {'stuck':>5} {'errors':>8} {'closed':>6}  targets"
+)
+
+
+def row(setup: str, matches: list[Match], rate: float, tally: Tally, elapsed: float) -> str:
+    pushes = sorted(tally.pushes)
+    sockets = sum(player.socket is not None for match in matches for player in match.players)
+    moves_per_s = tally.moves / elapsed if elapsed else 0.0
+    p99 = moves.percentile(pushes, 99)
+    flags = []
+    if len(matches) >= TARGET_MATCHES:
+        flags.append(f"p99<{TARGET_P99_MS:.0f}ms " + ("MET" if pushes and p99 < TARGET_P99_MS else "MISSED"))
+        flags.append(
+            f">={TARGET_MOVES_PER_S:.0f} moves/s " + ("MET" if moves_per_s >= TARGET_MOVES_PER_S else "MISSED")
+        )
+    errors = ",".join(f"{status}:{count}" for status, count in sorted(tally.errors.items(), key=str)) or "0"
+    return (
+        f"{setup:>8} {len(matches):>7} {sockets:>7} {rate * len(matches):>9.0f} {moves_per_s:>8.1f} "
+        f"{moves.percentile(pushes, 50):>7.1f} {moves.percentile(pushes, 95):>7.1f} {p99:>7.1f} "
+        f"{(pushes[-1] if pushes else 0):>7.1f} {moves.percentile(sorted(tally.own), 99):>7.1f} {len(pushes):>7} "
+        f"{tally.missed_ticks:>6} {tally.stuck:>5} {errors:>8} {tally.closed + tally.refused:>6}  {'; '.join(flags)}"
+    )
+
+
+# --- one setup, in its own process (each has its own Django settings) ---------------------------
+def run_setup(args) -> int:
+    with tempfile.TemporaryDirectory(prefix=f"septica-rt-{args.setup}-") as scratch:
+        if args.setup == "redis":
+            env, servers = redis_env(), 2
+            create_bench_database(env["DATABASE_URL"])
+            env["SEPTICA_NO_EMBEDDED_WORKER"], env["CELERY_EMBEDDED_WORKER"] = "1", "0"
+        else:
+            env, servers = embedded_env(scratch), 1
+        setup_django(env)
+        from django.db import connections
+
+        from games.models import Match as MatchRow
+
+        moves.FIRST_PORT = FIRST_PORT[args.setup]
+        with moves.Servers(servers, env, Path(scratch)) as running:
+            for level in args.levels:
+                matches = make_matches(level, level, args.players, running.ports)
+                connections.close_all()
+                servers_cpu = partial(cpu_seconds, running.processes)
+                tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu))
+                print(row(args.setup, matches, args.rate, tally, elapsed), flush=True)
+                print(
+                    f"{'':>8} servers' CPU while moving: {tally.cpu_seconds:.1f} s in {elapsed:.0f} s, "
+                    f"{tally.cpu_seconds * 1000 / max(tally.moves, 1):.1f} ms per move; "
+                    f"machine load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
+                if tally.refusals:
+                    print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
+            moved = MatchRow.objects.filter(seq__gt=0).count()
+        if args.setup == "redis":
+            purge_queued_tasks()
+        print(f"{'':>8} ({moved} matches moved; server logs were in {scratch}, now removed)", flush=True)
+    return 0
+
+
+def cpu_seconds(processes) -> float:
+    """User + system CPU time of the server processes so far (Linux /proc)."""
+    total = 0.0
+    for process in processes:
+        try:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def purge_queued_tasks() -> None:
+    """Drop the Celery tasks the moves queued (no worker ran), so no later worker on this Redis runs them."""
+    from septica_site.celery import app
+
+    try:
+        app.control.purge()
+    except Exception as error:  # noqa: BLE001  (a report, not a failure)
+        print(f"could not purge the bench's queued tasks: {error}", file=sys.stderr)
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", choices=["redis", "embedded", "both"], default="both")
+    parser.add_argument("--levels", default="10,50,200", help="concurrent matches per level (default 10,50,200)")
+    parser.add_argument("--players", type=int, default=4, help="players (sockets) per match, 2 to 4 (default 4)")
+    parser.add_argument("--rate", type=float, default=1.25, help="moves a second per match (default 1.25)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="time budget per level (default 20)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.levels = [int(level) for level in args.levels.split(",")]
+    if not all(1 <= level <= 250 for level in args.levels):
+        parser.error("levels are 1 to 250 matches")
+    if not 2 <= args.players <= 4 or not 0.1 <= args.rate <= 20 or not 1 <= args.seconds <= 120:
+        parser.error("players 2 to 4, rate 0.1 to 20 moves a second, 1 to 120 seconds per level")
+    return args
+
+
+def main() -> int:
+    args = parse_args()
+    if args.child:
+        return run_setup(args)
+    print(
+        f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; {args.players} sockets per match, "
+        f"{args.rate:g} moves/s per match, {args.seconds:g} s per level; latency = move sent -> other players' push",
+        flush=True,
+    )
+    print(HEADER, flush=True)
+    code = 0
+    for setup in ("redis", "embedded") if args.setup == "both" else (args.setup,):
+        command = [
+            sys.executable,
+            __file__,
+            "--child",
+            "--setup",
+            setup,
+            "--levels",
+            ",".join(map(str, args.levels)),
+            "--players",
+            str(args.players),
+            "--rate",
+            str(args.rate),
+            "--seconds",
+            str(args.seconds),
+        ]
+        code |= subprocess.run(command, cwd=ROOT).returncode
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

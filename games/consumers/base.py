@@ -1,0 +1,168 @@
+"""What every consumer shares: reading client messages, throttling, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import orjson
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connections
+from django.utils import translation
+
+from septica_site.languages import language_for_scope
+
+from .. import notify
+
+MAX_MESSAGE_BYTES = 16 * 1024
+RATE_PER_SECOND = 10.0
+BURST = 20
+FLOOD_CLOSE_AFTER = 200  # messages dropped by the throttle before the socket is closed
+
+CLOSE_NOT_AUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4429
+
+
+# The sockets' database calls run on a few long-lived threads of their own, so
+# one socket's round trips to the database overlap another's instead of
+# queueing behind them (one thread was the limit of a busy server). Each call
+# gives its connection back when it ends (DatabaseSyncToAsync closes it: back
+# to the pool on PostgreSQL; SQLite keeps one per thread).
+DATABASE_THREADS = 4
+_database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
+
+
+def db(function):
+    """Run a database function off the event loop, on the sockets' database threads."""
+    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_database_threads)
+
+
+def close_database_threads_connections() -> None:
+    """Close whatever connection each database thread still holds.
+
+    For the end of a test run, whose test database cannot be dropped while a
+    thread holds a session on it. One task per thread: the barrier keeps each
+    task on its own thread until all of them have started."""
+    barrier = threading.Barrier(DATABASE_THREADS)
+
+    def close_this_threads_connections() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for done in [_database_threads.submit(close_this_threads_connections) for _ in range(DATABASE_THREADS)]:
+        done.result()
+
+
+class BadMessage(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+class TokenBucket:
+    """RATE_PER_SECOND messages a second on average, BURST at once."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: int = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = float(burst), time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def parse_message(text_data: str | None) -> dict:
+    """The client's message as a dict with a "type", or BadMessage (413 before parsing when too big)."""
+    if text_data is None:
+        raise BadMessage(400, "Send JSON text messages, not binary ones.")
+    if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
+        raise BadMessage(413, f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
+    try:
+        message = json.loads(text_data)
+    except ValueError:
+        raise BadMessage(400, "The message is not valid JSON.") from None
+    if not isinstance(message, dict):
+        raise BadMessage(400, "A message must be a JSON object with a \"type\".")
+    if not isinstance(message.get("type"), str):
+        raise BadMessage(400, "A message needs a \"type\".")
+    return message
+
+
+class SepticaConsumer(AsyncJsonWebsocketConsumer):
+    """Throttled JSON messages dispatched on "type" to `on_<type>` methods."""
+
+    message_types: tuple[str, ...] = ("ping",)
+
+    async def websocket_connect(self, message):
+        notify.remember_server_loop(asyncio.get_running_loop())
+        self.bucket, self.dropped = TokenBucket(), 0
+        await super().websocket_connect(message)
+
+    async def dispatch(self, message):
+        # Words in lists, views and errors read in the page's language; the
+        # database thread inherits it through the context.
+        if not hasattr(self, "language"):
+            self.language = language_for_scope(self.scope)
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        # Channels' own dispatch first hops to the sync thread to close stale
+        # database connections, for every message of every socket: at a busy
+        # table that hop cost more than the move. Every database call here goes
+        # through `db()`, whose DatabaseSyncToAsync closes them around the call.
+        with translation.override(self.language):
+            await handler(message)
+
+    @classmethod
+    async def encode_json(cls, content) -> str:
+        # orjson: a view is encoded once per socket per move, and the standard
+        # library's encoder was the largest single cost of sending it.
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
+
+    @property
+    def user(self):
+        return self.scope.get("user")
+
+    @property
+    def authenticated(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    async def refuse(self, code: int, status: int, message: str) -> None:
+        """Refuse after accepting, so the client sees why (a refused handshake shows no code)."""
+        await self.accept()
+        await self.send_error(status, message)
+        await self.close(code)
+
+    async def send_error(self, status: int, message: str, **extra) -> None:
+        await self.send_json({"type": "error", "status": status, "error": message, **extra})
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if not self.bucket.take():
+            self.dropped += 1
+            if self.dropped >= FLOOD_CLOSE_AFTER:
+                await self.close(CLOSE_FLOODING)
+            else:
+                await self.send_error(429, "Too many messages: slow down.")
+            return
+        try:
+            message = parse_message(text_data)
+            if message["type"] not in self.message_types:
+                raise BadMessage(400, f"Unknown message type {message['type'][:40]!r}.")
+            await getattr(self, f"on_{message['type']}")(message)
+        except BadMessage as refusal:
+            await self.send_error(refusal.status, refusal.message)
+
+    async def on_ping(self, message) -> None:
+        await self.send_json({"type": "pong"})

@@ -1,0 +1,141 @@
+"""One database read per table change per server process, shared by its sockets.
+
+When a move is announced, every socket at that table in this process needs
+the same rows (table, seats, match) and the same game; only the view differs
+by seat. The first socket to ask loads them, the others wait for that load
+or reuse it when it is recent enough (its seq at least the announced one).
+
+A move changes only the match row (and the table's status, when it ends the
+match): every change to seats is announced as "table changed", which loads
+everything again. So after a move, a process that holds the table's earlier
+state reads just that row and keeps the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from dataclasses import dataclass, field
+
+from .. import move_rows
+from ..api import tables_with_seats
+from ..models import Seat, Table
+from ..services import _cache_seats, game_of
+from .base import db
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    table: Table
+    game: object | None  # the engine game, None before the cards are dealt
+    words: dict = field(default_factory=dict, compare=False, repr=False)  # presenters.table_summary's cache
+
+    @property
+    def seq(self) -> int:
+        return self.table.match.seq
+
+    @property
+    def seated(self) -> list[tuple[int, int]]:
+        return [(seat.number, seat.user_id) for seat in self.table.seats.all() if seat.user_id is not None]
+
+
+def load_snapshot(table_id: int) -> Snapshot | None:
+    """One query: the seats with their people, their table, its match and creator."""
+    seats = list(
+        Seat.objects.select_related("user", "table__match", "table__created_by").filter(table_id=table_id)
+        .order_by("number")
+    )
+    if seats:
+        table = seats[0].table
+        for seat in seats:
+            seat.table = table  # one shared instance, as a prefetch would leave them
+        _cache_seats(table, seats)
+        table.created_by  # noqa: B018 -- loaded here, in this thread, never later on the event loop
+    else:  # a table without seats (never made by the site): the two-query way
+        table = tables_with_seats().filter(pk=table_id).first()
+        if table is None:
+            return None
+        list(table.seats.all())  # prefetched now, in this thread, never later on the event loop
+    return Snapshot(table, game_of(table.match) if table.match.state is not None else None)
+
+
+def load_moved(known: Snapshot) -> Snapshot | None:
+    """`known` as it stands after the moves since: one row read, the seats kept."""
+    found = move_rows.moved_fields(known.table.pk)
+    if found is None:
+        return None
+    fields, status = found
+    # Copies (Django copies an instance's relation caches with it): the old
+    # snapshot may still be in use by sockets sending it.
+    table = copy.copy(known.table)
+    table.status = status
+    match = copy.copy(known.table.match)
+    for name, value in fields.items():
+        setattr(match, name, value)
+    match._state.fields_cache["table"] = table
+    table._state.fields_cache["match"] = match
+    return Snapshot(table, game_of(match) if match.state is not None else None)
+
+
+_recent: dict[int, Snapshot] = {}
+_loading: dict[int, asyncio.Future] = {}
+_watchers: dict[int, int] = {}
+
+
+def watch(table_id: int) -> None:
+    _watchers[table_id] = _watchers.get(table_id, 0) + 1
+
+
+def unwatch(table_id: int) -> None:
+    left = _watchers.get(table_id, 0) - 1
+    if left > 0:
+        _watchers[table_id] = left
+    else:
+        _watchers.pop(table_id, None)
+        _recent.pop(table_id, None)
+
+
+def remember(snapshot: Snapshot) -> None:
+    table_id = snapshot.table.pk
+    known = _recent.get(table_id)
+    if table_id in _watchers and (known is None or snapshot.seq >= known.seq):
+        _recent[table_id] = snapshot
+
+
+async def snapshot_at_least(table_id: int, seq: int) -> Snapshot | None:
+    """The table as of seq `seq` or later: reused, shared with a load in flight, or loaded."""
+    known = _recent.get(table_id)
+    if known is not None and known.seq >= seq:
+        return known
+    loading = _loading.get(table_id)
+    if loading is not None:
+        shared = await asyncio.shield(loading)
+        if shared is None or shared.seq >= seq:
+            return shared
+    known = _recent.get(table_id)
+    if known is not None:
+        return await _load(table_id, load_moved, known)
+    return await fresh_snapshot(table_id)
+
+
+async def fresh_snapshot(table_id: int) -> Snapshot | None:
+    """The table as it is now (for a seat change, a sync, a new socket)."""
+    return await _load(table_id, load_snapshot, table_id)
+
+
+async def _load(table_id: int, loader, argument) -> Snapshot | None:
+    future = asyncio.get_running_loop().create_future()
+    _loading[table_id] = future
+    try:
+        snapshot = await db(loader)(argument)
+    except BaseException as error:
+        future.set_exception(error)
+        future.exception()  # mark retrieved: the waiters, if any, see it themselves
+        raise
+    finally:
+        if _loading.get(table_id) is future:
+            del _loading[table_id]
+    future.set_result(snapshot)
+    if snapshot is not None:
+        remember(snapshot)
+    return snapshot

@@ -1,0 +1,175 @@
+"""`/ws/tables/<id>/`: one table, as its viewer may see it, live.
+
+On connect the viewer gets their view; after every committed change (the
+group says only "match changed, seq n" or "table changed") the consumer
+builds its own viewer's view and sends it, unless it already sent that state.
+The client may move, ask for the current view, and ping (see the protocol in
+templates/games/api_docs.html and static/js/table.js).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+
+from .. import notify, presence, services
+from ..models import Match
+from ..presenters import table_json
+from . import snapshots
+from .base import CLOSE_NOT_AUTHENTICATED, CLOSE_NOT_FOUND, BadMessage, SepticaConsumer, db
+
+NO_SUCH_TABLE = "There is no such table."
+
+
+def may_watch(table, user, invite: str | None) -> bool:
+    """Public tables to anyone; private ones to their people and to holders of the invite."""
+    if not table.private:
+        return True
+    if invite is not None and invite == table.invite_code:
+        return True
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    return user_id is not None and any(user_id in (seat.user_id, seat.reserved_for_id) for seat in table.seats.all())
+
+
+class TableConsumer(SepticaConsumer):
+    message_types = ("move", "sync", "ping")
+
+    async def connect(self):
+        self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
+        self.group = notify.match_group(self.table_id)
+        self.sent: dict | None = None
+        self.sent_seq = -1
+        self.presence_key: str | None = None
+        self.presence_sent: dict | None = None
+        self.seated: list[tuple[int, int]] = []
+        self.heartbeat = None
+        self.watching = False
+        if self.scope.get("auth_error"):
+            return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
+        # Join the group before reading the table: a move committed in between is
+        # then in what is read or announced after it, never in neither.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        snapshot = await snapshots.fresh_snapshot(self.table_id)
+        if snapshot is None or not may_watch(snapshot.table, self.user, self._query("invite")):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            return await self.refuse(CLOSE_NOT_FOUND, 404, NO_SUCH_TABLE)
+        snapshots.watch(self.table_id)
+        self.watching = True
+        await self.accept()
+        await self.send_snapshot(snapshot)
+        self.heartbeat = asyncio.create_task(self._keep_present())
+
+    async def disconnect(self, code):
+        if getattr(self, "watching", False):
+            self.watching = False
+            snapshots.unwatch(self.table_id)
+            if self.heartbeat is not None:
+                self.heartbeat.cancel()
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.presence_key is not None:
+                await sync_to_async(presence.leave, thread_sensitive=False)(self.presence_key)
+                await self._presence_changed()
+
+    def _query(self, name: str) -> str | None:
+        values = parse_qs(self.scope.get("query_string", b"").decode("latin1")).get(name)
+        return values[0] if values else None
+
+    # --- views ----------------------------------------------------------------------
+    async def send_snapshot(self, snapshot, force: bool = False) -> None:
+        if snapshot is None:  # the table was deleted (moderation)
+            await self.send_error(404, NO_SUCH_TABLE)
+            return await self.close(CLOSE_NOT_FOUND)
+        self.seated = snapshot.seated
+        await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, words_cache=snapshot.words), force)
+
+    async def send_view(self, data: dict, force: bool = False) -> None:
+        if data["seq"] < self.sent_seq or (data == self.sent and not force):
+            return  # already sent, or older than what was sent
+        self.sent, self.sent_seq = data, data["seq"]
+        await self.send_json({"type": "view", **data})
+        await self._take_presence(data["your_seat"])
+
+    async def match_changed(self, event):
+        if not self.watching:
+            return  # refused: a change announced while connecting must not reach it
+        if event["seq"] <= self.sent_seq:
+            return  # this socket already has that move (it made it, or a later one was sent)
+        await self.send_snapshot(await snapshots.snapshot_at_least(self.table_id, event["seq"]))
+
+    async def table_changed(self, event):
+        if not self.watching:
+            return
+        await self.send_snapshot(await snapshots.fresh_snapshot(self.table_id))
+
+    # --- client messages ---------------------------------------------------------------
+    async def on_move(self, message):
+        if "seq" not in message or not isinstance(message.get("move"), dict):
+            raise BadMessage(400, "Send {\"type\": \"move\", \"seq\": <moves seen>, \"move\": {...}}.")
+        try:
+            data = await db(self._play)(message["seq"], message["move"])
+        except services.ServiceError as refusal:
+            seq = refusal.extra.get("seq")
+            if seq is None:
+                seq = await db(self._current_seq)()
+            await self.send_error(refusal.status, refusal.message, seq=seq)
+            if refusal.status == 409:
+                await self.send_snapshot(await snapshots.snapshot_at_least(self.table_id, seq))
+            return
+        await self.send_view(data)
+
+    def _play(self, seq, move) -> dict:
+        match, game = services.play_move(self.table_id, self.user, seq, move)
+        table = match.table  # its seats (and their people) came with the move: no second read
+        table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
+        snapshots.remember(snapshots.Snapshot(table, game))  # the others here need not read it again
+        return table_json(table, self.user, game=game)
+
+    def _current_seq(self) -> int | None:
+        return Match.objects.filter(pk=self.table_id).values_list("seq", flat=True).first()
+
+    async def on_sync(self, message):
+        if message.get("seq") is not None and type(message["seq"]) is not int:
+            raise BadMessage(400, "\"seq\" must be the whole number of moves you have seen.")
+        await self.send_snapshot(await snapshots.fresh_snapshot(self.table_id), force=True)
+
+    async def on_ping(self, message):
+        if self.presence_key is not None:
+            await sync_to_async(presence.refresh, thread_sensitive=False)(self.presence_key)
+        await super().on_ping(message)
+
+    # --- presence -----------------------------------------------------------------------
+    async def _take_presence(self, seat: int | None) -> None:
+        """Count this socket for its person when seated, else as a spectator; announce any change."""
+        key = presence.key_for(self.table_id, self.user.pk if seat is not None else None)
+        if key == self.presence_key:
+            return
+        old, self.presence_key = self.presence_key, key
+        await sync_to_async(_move_presence, thread_sensitive=False)(old, key)
+        await self._presence_changed()
+
+    async def _presence_changed(self) -> None:
+        await self.channel_layer.group_send(self.group, {"type": "presence.changed", "table": self.table_id})
+
+    async def presence_changed(self, event):
+        if not self.watching:
+            return
+        now = await sync_to_async(presence.snapshot, thread_sensitive=False)(self.table_id, self.seated)
+        if now != self.presence_sent:
+            self.presence_sent = now
+            await self.send_json({"type": "presence", **now})
+
+    async def _keep_present(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(presence.REFRESH_SECONDS)
+                if self.presence_key is not None:
+                    await sync_to_async(presence.refresh, thread_sensitive=False)(self.presence_key)
+
+
+def _move_presence(old: str | None, new: str) -> None:
+    if old is not None:
+        presence.leave(old)
+    presence.arrive(new)

@@ -1,0 +1,246 @@
+"""What every rule set shares: checking the arguments of a new game, reading
+move dicts, the common keys of a view, and the state envelope.
+
+A rule set module subclasses ``Rules`` and ``Game`` and fills in the hooks
+(the names starting with ``_``). Games are immutable: ``play`` returns a new
+game and never touches the old one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, NoReturn
+
+from .cards import is_card_code
+from .errors import IllegalMove
+
+STATE_VERSION = 1
+
+
+# --- log entries ------------------------------------------------------------------
+# A deal's log can run to thousands of entries, and every view hands out all of
+# them. Copying each entry for each view cost more than the rest of the view, so
+# entries are frozen instead: a frozen value can be given to every view and kept
+# in every later game because nobody can change it. They are still a dict and a
+# list for ``json.dumps``, ``==`` and every reader; ``copy``, ``deepcopy`` and
+# ``.copy()`` give plain, changeable ones.
+
+
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise TypeError(f"{type(self).__name__} is read-only: it is shared by the game and every view of it.")
+
+
+class FrozenList(list):
+    """A list that refuses every change (the cards or numbers of one log entry)."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __copy__(self) -> list:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict) -> list:
+        return list(self)  # the items are strings and numbers
+
+    def __reduce__(self) -> tuple:
+        return FrozenList, (list(self),)
+
+
+class LogEntry(dict):
+    """One event of a deal's public history: a dict that refuses every change."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> dict:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict) -> dict:
+        return thaw(self)
+
+    def __reduce__(self) -> tuple:
+        return LogEntry, (dict(self),)
+
+
+def freeze(entry: dict) -> LogEntry:
+    """A log entry from a plain dict (as read back from a saved state)."""
+    return LogEntry({key: FrozenList(value) if isinstance(value, list) else value for key, value in entry.items()})
+
+
+def thaw(entry: dict) -> dict:
+    """A plain dict of plain lists: what a saved state holds."""
+    return {key: list(value) if isinstance(value, list) else value for key, value in entry.items()}
+
+
+class Rules:
+    slug: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    game_class: ClassVar[type[Game]]
+
+    def __repr__(self) -> str:
+        return f"<rules {self.slug}>"
+
+    # --- options -----------------------------------------------------------
+    def default_options(self, players: int) -> dict:
+        raise NotImplementedError
+
+    def validate_options(self, players: int, options: dict | None) -> dict:
+        """Full, normalised options, or ``ValueError`` with a readable sentence."""
+        players = self.check_players(players)
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise ValueError("Options must be an object of option names and values.")
+        full = self.default_options(players)
+        unknown = sorted(set(options) - set(full), key=str)
+        if unknown:
+            known = ", ".join(sorted(full)) or "none"
+            raise ValueError(f"Unknown option {unknown[0]!r} for {self.slug}; the options are: {known}.")
+        full.update(options)
+        return self._check_options(players, full)
+
+    def _check_options(self, players: int, options: dict) -> dict:
+        """Hook: check types and combinations of a full option dict; return it."""
+        return options
+
+    def check_players(self, players: Any) -> int:
+        if type(players) is not int:
+            raise ValueError("The number of players must be a whole number.")
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(
+                f"{self.slug} is played by {self.min_players} to {self.max_players} players, not {players}."
+            )
+        return players
+
+    # --- games -------------------------------------------------------------
+    def new_game(
+        self,
+        players: int = 2,
+        options: dict | None = None,
+        seed: int = 0,
+        decks: list[list[str]] | None = None,
+    ) -> Game:
+        players = self.check_players(players)
+        options = self.validate_options(players, options)
+        if type(seed) is not int:
+            raise ValueError("The seed must be an integer.")
+        if decks is not None and not isinstance(decks, (list, tuple)):
+            raise ValueError("decks must be a list of decks, one list of card codes per deal.")
+        for deck in decks or ():
+            if not isinstance(deck, (list, tuple)):
+                raise ValueError("Each deck must be a list of card codes, first card dealt first.")
+        decks = [self._check_deck(players, options, list(deck)) for deck in (decks or [])]
+        return self._new_game(players, options, seed, decks)
+
+    def _check_deck(self, players: int, options: dict, deck: list[str]) -> list[str]:
+        """Hook: raise ``ValueError`` unless ``deck`` is exactly a deck of this game."""
+        expected = self.full_deck(players, options)
+        cards_only = all(isinstance(card, str) for card in deck)
+        if not cards_only or len(deck) != len(expected) or set(deck) != set(expected):
+            raise ValueError(f"That is not a {self.slug} deck: it must hold exactly {len(expected)} cards.")
+        return deck
+
+    def full_deck(self, players: int, options: dict) -> list[str]:
+        raise NotImplementedError
+
+    def _new_game(self, players: int, options: dict, seed: int, decks: list[list[str]]) -> Game:
+        raise NotImplementedError
+
+    def from_state(self, state: dict) -> Game:
+        if not isinstance(state, dict) or state.get("rules") != self.slug:
+            raise ValueError(f"That is not a saved {self.slug} game.")
+        if state.get("version") != STATE_VERSION:
+            raise ValueError(f"Saved game version {state.get('version')!r} is not supported.")
+        return self.game_class._from_state(self, state)
+
+
+class Game:
+    """One moment of a match. Subclasses define the hooks below."""
+
+    rules: Rules
+    players: int
+    options: dict
+
+    # --- the public contract ----------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        raise NotImplementedError
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move is None
+
+    @property
+    def result(self) -> dict | None:
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[dict]:
+        raise NotImplementedError
+
+    def play(self, move: Any) -> Game:
+        raise NotImplementedError
+
+    def view(self, seat: int | None) -> dict:
+        raise NotImplementedError
+
+    def to_state(self) -> dict:
+        raise NotImplementedError
+
+    @classmethod
+    def _from_state(cls, rules: Rules, state: dict) -> Game:
+        raise NotImplementedError
+
+    # --- helpers for subclasses -------------------------------------------
+    def _check_seat(self, seat: Any) -> int | None:
+        if seat is None:
+            return None
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"There is no seat {seat!r} at a table of {self.players}.")
+        return seat
+
+    def _state_envelope(self) -> dict:
+        return {"rules": self.rules.slug, "version": STATE_VERSION, "players": self.players, "options": dict(self.options)}
+
+
+def read_move(move: Any, allowed: dict[str, frozenset[str]]) -> tuple[str, str | None, str | None]:
+    """Check a move dict's shape and return ``(type, card, suit)``.
+
+    ``allowed`` maps each move type this rule set knows to the extra keys that
+    type may carry (``"card"``, ``"suit"``). Anything else is ``IllegalMove``.
+    Whether the card is held, or the move allowed now, is the rule set's call.
+    """
+    if not isinstance(move, dict):
+        raise IllegalMove("A move must be an object with a \"type\".")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in allowed:
+        names = ", ".join(sorted(allowed))
+        raise IllegalMove(f"Unknown move type {kind!r}; here a move is one of: {names}.")
+    keys = allowed[kind]
+    for key in move:
+        if key != "type" and key not in keys:
+            raise IllegalMove(f"A {kind} move has no {key!r}.")
+    card = move.get("card")
+    if "card" in keys:
+        if "card" not in move:
+            raise IllegalMove(f"A {kind} move needs a \"card\".")
+        if not is_card_code(card):
+            raise IllegalMove(f"{card!r} is not a card.")
+    suit = move.get("suit")
+    if "suit" in move and (not isinstance(suit, str) or len(suit) != 1 or suit not in "CDHS"):
+        raise IllegalMove(f"{suit!r} is not a suit; name one of C, D, H, S.")
+    return kind, card, suit
+
+
+def common_view(game: Game, seat: int | None) -> dict:
+    """The view keys every rule set has; the caller adds its own."""
+    return {
+        "rules": game.rules.slug,
+        "options": dict(game.options),
+        "players": game.players,
+        "seat": seat,
+        "to_move": game.to_move,
+        "finished": game.finished,
+        "result": game.result,
+    }

@@ -1,0 +1,378 @@
+"""Familie: the family's Șeptică for 2 to 6 players (slug ``familie``).
+
+38 cards, sixes to aces and both jokers, each worth its face (six 6 ... ten
+10, jack 11, queen 12, king 13, ace 14; jokers 0), so a deal hands out 360
+points. Four cards each; the rest is the stock. A match is one deal.
+
+A trick: the leader plays any card. Then, in seat order, each player with
+cards who has not passed in this trick either cuts (plays the led rank, a 7
+or a joker) or passes, and a pass is final for the trick. The trick ends when
+nobody but the last cutter (or the leader, if nobody cut) could still act;
+that player must ``take`` it. Then everyone draws back up to four, all at
+once, starting with the seat after the leader; the next leader is the first
+seat after the previous one that holds cards. The deal ends when no hand
+holds a card, and every seat level at the top wins.
+
+Decisions the text and the contract leave open, taken here:
+
+- A player whose turn comes but who holds nothing that cuts still gets the
+  turn, with ``pass`` as the only legal move (the table sees the pass).
+- The winner of a trick must ``take`` it, even when that is the leader
+  because nobody cut.
+- When only one player has cards left, they lead and the turn comes straight
+  back to them: nobody can cut, so they take their own card.
+- A joker may be led; the led rank is then the joker's, so only a 7 or the
+  other joker cuts it.
+- A cutter (or leader) whose card was their last stays the trick's holder;
+  other players with no cards are skipped.
+- When the stock runs out during the draw, the seats later in the draw order
+  get what is left or nothing.
+- Hands keep the order the cards arrived in (dealt, then drawn).
+
+Besides the contract's keys a view has ``phase`` (lead, cut, take or over),
+``leader`` (``None`` once the deal is over), ``holder`` and ``led_rank``
+(``None`` between tricks), ``passed`` (seats that passed in this trick),
+``dealer``, ``first`` and ``last_deal``. The log shows every play and pass,
+each ``take`` followed by a ``trick`` event (cards and points), each draw as a
+count, and a final ``deal_over`` with the points.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import FrozenList, Game, LogEntry, Rules, common_view, freeze, read_move, thaw
+from .cards import make_deck, shuffle
+from .errors import IllegalMove
+
+HAND_SIZE = 4
+CARD_POINTS = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "X": 0}
+ALWAYS_CUTS = "7X"  # ranks that cut whatever was led
+MOVE_KEYS = {"play": frozenset({"card"}), "pass": frozenset(), "take": frozenset()}
+NOT_A_CUT = "that card does not cut: play the led rank, a 7 or a joker, or pass"
+
+# The phase of play: who may do what.
+LEAD, CUT, TAKE, OVER = "lead", "cut", "take", "over"
+MoveKey = tuple[str, str | None]  # (type, card)
+PASS_KEY: MoveKey = ("pass", None)
+TAKE_KEY: MoveKey = ("take", None)
+CARD_KEY_TYPES = (str, type(None))  # anything else in "card" cannot be held (nor hashed)
+
+
+def cuts(card: str, led_rank: str) -> bool:
+    return card[0] == led_rank or card[0] in ALWAYS_CUTS
+
+
+def trick_points(table: tuple[tuple[int, str], ...]) -> int:
+    return sum(CARD_POINTS[card[0]] for _, card in table)
+
+
+def next_seat(seat: int, players: int) -> int:
+    return seat + 1 if seat + 1 < players else 0
+
+
+class FamilieRules(Rules):
+    slug = "familie"
+    min_players = 2
+    max_players = 6
+
+    def default_options(self, players: int) -> dict:
+        return {}
+
+    def full_deck(self, players: int, options: dict) -> list[str]:
+        return make_deck("6789TJQKA", jokers=True)
+
+    def _new_game(self, players: int, options: dict, seed: int, decks: list[list[str]]) -> Game:
+        deck = decks[0] if decks else shuffle(self.full_deck(players, options), seed, 0, 0)
+        return FamilieGame.deal(self, players, options, seed, decks, deck)
+
+
+class FamilieGame(Game):
+    __slots__ = (
+        "_decks",
+        "_hands",
+        "_holder",
+        "_leader",
+        "_log",
+        "_moves",
+        "_passed",
+        "_phase",
+        "_points",
+        "_seed",
+        "_stock",
+        "_table",
+        "_to_move",
+        "options",
+        "players",
+        "rules",
+    )
+
+    _seed: int
+    _decks: tuple[tuple[str, ...], ...]  # the fixed decks of the first deals
+    _hands: tuple[tuple[str, ...], ...]  # per seat, in the order the cards came
+    _stock: tuple[str, ...]  # next card first
+    _table: tuple[tuple[int, str], ...]  # (seat, card) of the trick, in order
+    _leader: int
+    _holder: int  # the leader or the last cutter
+    _passed: int  # bit per seat that passed in this trick
+    _phase: str  # LEAD, CUT, TAKE or OVER
+    _to_move: int | None
+    _points: tuple[int, ...]
+    _log: tuple[LogEntry, ...]  # frozen, so views share them
+    _moves: dict[MoveKey, None] | None  # the legal move keys, once worked out
+
+    # --- making games ------------------------------------------------------
+    @classmethod
+    def deal(cls, rules: Rules, players: int, options: dict, seed: int, decks: list, deck: list[str]) -> FamilieGame:
+        """Deal 0: one card at a time from seat 0 (the dealer is the last seat)."""
+        dealt = HAND_SIZE * players
+        game = object.__new__(cls)
+        game.rules, game.players, game.options = rules, players, options
+        game._seed, game._decks = seed, tuple(tuple(d) for d in decks)
+        game._hands = tuple(tuple(deck[seat:dealt:players]) for seat in range(players))
+        game._stock = tuple(deck[dealt:])
+        game._table, game._leader, game._holder, game._passed = (), 0, 0, 0
+        game._phase, game._to_move = LEAD, 0
+        game._points = (0,) * players
+        game._log, game._moves = (), None
+        return game
+
+    def _copy(self) -> FamilieGame:
+        new = object.__new__(FamilieGame)
+        new.rules, new.players, new.options = self.rules, self.players, self.options
+        new._seed, new._decks = self._seed, self._decks
+        new._hands, new._stock, new._table = self._hands, self._stock, self._table
+        new._leader, new._holder, new._passed = self._leader, self._holder, self._passed
+        new._phase, new._to_move = self._phase, self._to_move
+        new._points, new._log, new._moves = self._points, self._log, None
+        return new
+
+    # --- the public contract ----------------------------------------------
+    @property
+    def to_move(self) -> int | None:
+        return self._to_move
+
+    @property
+    def finished(self) -> bool:
+        return self._phase is OVER
+
+    @property
+    def result(self) -> dict | None:
+        if self._phase is not OVER:
+            return None
+        best = max(self._points)
+        winners = [seat for seat, points in enumerate(self._points) if points == best]
+        return {"scores": list(self._points), "winners": winners}
+
+    def legal_moves(self) -> list[dict]:
+        moves = []
+        for kind, card in self._legal():
+            moves.append({"type": kind} if card is None else {"type": kind, "card": card})
+        return moves
+
+    def play(self, move: Any) -> FamilieGame:
+        if type(move) is dict and len(move) <= 2:
+            kind, card = move.get("type"), move.get("card")
+            if type(kind) is str and type(card) in CARD_KEY_TYPES and len(move) == (1 if card is None else 2):
+                key = (kind, card)
+                if key in self._legal():
+                    return self._apply(key)
+        self._explain(move)
+        raise IllegalMove("That move is not allowed now.")  # _explain always raises first
+
+    # --- legal moves ---------------------------------------------------------
+    def _legal(self) -> dict[MoveKey, None]:
+        """Legal move keys ``(type, card)``, computed once per game (a dict keeps their order)."""
+        if self._moves is None:
+            self._moves = dict.fromkeys(self._legal_keys())
+        return self._moves
+
+    def _legal_keys(self) -> list[MoveKey]:
+        phase, seat = self._phase, self._to_move
+        if phase is OVER or seat is None:
+            return []
+        if phase is TAKE:
+            return [TAKE_KEY]
+        hand = self._hands[seat]
+        if phase is LEAD:
+            return [("play", card) for card in hand]
+        led_rank = self._table[0][1][0]
+        return [("play", card) for card in hand if cuts(card, led_rank)] + [PASS_KEY]
+
+    def _explain(self, move: Any) -> None:
+        """Raise ``IllegalMove`` saying why ``move`` is not one of the legal moves."""
+        kind, card, _ = read_move(move, MOVE_KEYS)
+        phase, seat = self._phase, self._to_move
+        if phase is OVER or seat is None:
+            raise IllegalMove("The match is over: no more moves can be made.")
+        if phase is TAKE:
+            raise IllegalMove(f"The trick is over: seat {self._holder} must take it before anything else.")
+        if kind == "take":
+            raise IllegalMove("The trick is not over yet, so nobody can take it.")
+        if kind == "pass":
+            raise IllegalMove("The leader cannot pass: lead any card from your hand.")
+        if card not in self._hands[seat]:
+            raise IllegalMove(f"You do not hold {card}.")
+        raise IllegalMove(NOT_A_CUT)
+
+    # --- applying moves ------------------------------------------------------
+    def _apply(self, key: MoveKey) -> FamilieGame:
+        kind, card = key
+        seat = self._to_move
+        assert seat is not None  # only legal moves are applied, and then the match is on
+        game = self._copy()
+        if kind == "play":
+            assert card is not None
+            game._play_card(seat, card)
+        elif kind == "pass":
+            game._passed |= 1 << seat
+            game._log += (LogEntry(seat=seat, type="pass"),)
+            game._turn_after(seat)
+        else:
+            game._take(seat)
+        return game
+
+    def _play_card(self, seat: int, card: str) -> None:
+        hands = list(self._hands)
+        hands[seat] = tuple(held for held in hands[seat] if held != card)
+        self._hands = tuple(hands)
+        if self._phase is LEAD:
+            self._table, self._leader, self._passed = ((seat, card),), seat, 0
+        else:
+            self._table += ((seat, card),)
+        self._holder = seat
+        self._log += (LogEntry(seat=seat, type="play", card=card),)
+        self._turn_after(seat)
+
+    def _turn_after(self, seat: int) -> None:
+        """Pass the turn on to the next player who may still cut, or end the trick."""
+        hands, holder, passed, players = self._hands, self._holder, self._passed, self.players
+        for _ in range(players):
+            seat = next_seat(seat, players)
+            if seat == holder:
+                break
+            if hands[seat] and not passed >> seat & 1:
+                self._phase, self._to_move = CUT, seat
+                return
+        self._phase, self._to_move = TAKE, holder
+
+    def _take(self, seat: int) -> None:
+        won = trick_points(self._table)
+        points = list(self._points)
+        points[seat] += won
+        self._points = tuple(points)
+        cards = FrozenList(card for _, card in self._table)
+        self._log += (
+            LogEntry(seat=seat, type="take"),
+            LogEntry(seat=seat, type="trick", cards=cards, points=won),
+        )
+        self._table, self._passed = (), 0
+        self._draw()
+        self._next_trick()
+
+    def _draw(self) -> None:
+        """Each seat, from the one after the leader, fills up to four while the stock lasts."""
+        if not self._stock:
+            return
+        hands, stock, players = list(self._hands), self._stock, self.players
+        seat = self._leader
+        for _ in range(players):
+            seat = next_seat(seat, players)
+            need = min(HAND_SIZE - len(hands[seat]), len(stock))
+            if need > 0:
+                hands[seat] += stock[:need]
+                stock = stock[need:]
+                self._log += (LogEntry(seat=seat, type="draw", count=need),)
+        self._hands, self._stock = tuple(hands), stock
+
+    def _next_trick(self) -> None:
+        hands, players = self._hands, self.players
+        seat = self._leader
+        for _ in range(players):
+            seat = next_seat(seat, players)
+            if hands[seat]:
+                self._phase, self._to_move, self._leader, self._holder = LEAD, seat, seat, seat
+                return
+        self._phase, self._to_move = OVER, None
+        self._log += (LogEntry(seat=None, type="deal_over", deal=0, points=FrozenList(self._points)),)
+
+    # --- views and state -------------------------------------------------------
+    def _last_deal(self) -> dict | None:
+        if self._phase is not OVER:
+            return None
+        return {"deal": 0, "points": list(self._points)}
+
+    def view(self, seat: int | None) -> dict:
+        seat = self._check_seat(seat)
+        view = common_view(self, seat)
+        table = self._table
+        over = self._phase is OVER
+        view.update(
+            hand=list(self._hands[seat]) if seat is not None else [],
+            hand_counts=[len(hand) for hand in self._hands],
+            stock=len(self._stock),
+            legal_moves=self.legal_moves() if seat is not None and seat == self._to_move else [],
+            scores=list(self._points) if over else [0] * self.players,
+            points=list(self._points),
+            deal=0,
+            dealer=self.players - 1,
+            first=0,
+            log=list(self._log),
+            table=[{"seat": s, "card": card} for s, card in table],
+            phase=self._phase,
+            leader=None if over else self._leader,
+            holder=self._holder if table else None,
+            led_rank=table[0][1][0] if table else None,
+            passed=[s for s in range(self.players) if self._passed >> s & 1],
+            last_deal=self._last_deal(),
+        )
+        return view
+
+    def to_state(self) -> dict:
+        state = self._state_envelope()
+        state.update(
+            seed=self._seed,
+            deal=0,
+            decks=[list(deck) for deck in self._decks],
+            hands=[list(hand) for hand in self._hands],
+            stock=list(self._stock),
+            table=[[seat, card] for seat, card in self._table],
+            leader=self._leader,
+            holder=self._holder,
+            passed=[s for s in range(self.players) if self._passed >> s & 1],
+            phase=self._phase,
+            to_move=self._to_move,
+            points=list(self._points),
+            log=[thaw(entry) for entry in self._log],
+        )
+        return state
+
+    @classmethod
+    def _from_state(cls, rules: Rules, state: dict) -> FamilieGame:
+        try:
+            return cls._read_state(rules, state)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise ValueError(f"That saved familie game is damaged: {error}") from None
+
+    @classmethod
+    def _read_state(cls, rules: Rules, state: dict) -> FamilieGame:
+        phase = {LEAD: LEAD, CUT: CUT, TAKE: TAKE, OVER: OVER}[state["phase"]]  # the interned constant
+        if type(state["seed"]) is not int:
+            raise ValueError("the seed is not an integer")
+        game = object.__new__(cls)
+        game.rules, game.players, game.options = rules, int(state["players"]), dict(state["options"])
+        game._seed, game._decks = int(state["seed"]), tuple(tuple(d) for d in state["decks"])
+        game._hands = tuple(tuple(hand) for hand in state["hands"])
+        game._stock = tuple(state["stock"])
+        game._table = tuple((int(seat), card) for seat, card in state["table"])
+        game._leader, game._holder = int(state["leader"]), int(state["holder"])
+        game._passed = sum(1 << int(seat) for seat in state["passed"])
+        game._phase, game._to_move = phase, state["to_move"]
+        game._points = tuple(int(points) for points in state["points"])
+        game._log = tuple(freeze(entry) for entry in state["log"])
+        game._moves = None
+        return game
+
+
+FamilieRules.game_class = FamilieGame
+RULES = FamilieRules()

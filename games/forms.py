@@ -1,0 +1,223 @@
+"""The create-a-table form: presets, every option of each rule set, seats for bots.
+
+The form only collects; the options are checked by the engine's
+`validate_options` (through `services.create_table`), whose sentence is shown
+on the form when it refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from . import services
+from .describe import MATCH_FORMATS, RULES_NAMES, TIME_STEPS, time_in_words
+from .engine import RULESETS
+from .models import BotLevel, BotStyle
+
+MAX_PLAYERS = 6
+OTHER_SEATS = range(1, MAX_PLAYERS)
+# The seats where an option means something; elsewhere the form hides it (with JavaScript).
+EIGHTS_CUT_PLAYERS = (3, 5, 6)
+TEAM_PLAYERS = (4, 6)
+AMERICANA_TARGETS = (101, 301, 501)
+DEFAULT_SECONDS = 86400
+
+# Choices are built once, at import; these say their words in the language of each request.
+time_in_words_lazy = lazy(time_in_words, str)
+penalty_points_lazy = lazy(lambda n: gettext("%(n)d penalty points") % {"n": n}, str)
+
+
+@dataclass(frozen=True)
+class Preset:
+    slug: str
+    label: str
+    blurb: str
+    rules: str
+    players: int
+    options: dict = field(default_factory=dict)
+
+    def fields(self) -> dict:
+        """The form fields this preset sets; everything else stays as it was."""
+        return {"rules": self.rules, "players": self.players, **self.options}
+
+
+PRESETS = (
+    Preset(
+        "septica-8",
+        _("Septica Clasica — short table to 8"),
+        _("2 players, deals until someone reaches 8 points"),
+        "septica",
+        2,
+        {"match": "points-8"},
+    ),
+    Preset(
+        "septica-21",
+        _("Septica Clasica — long table to 21"),
+        _("2 players, deals until someone reaches 21 points"),
+        "septica",
+        2,
+        {"match": "points-21"},
+    ),
+    Preset(
+        "quick",
+        _("Quick play — best of 3"),
+        _("2 players, the first to win two games"),
+        "septica",
+        2,
+        {"match": "best-of-3"},
+    ),
+    Preset("familie", _("Familie"), _("3 players, jokers in, one deal"), "familie", 3),
+    Preset(
+        "americana-101",
+        _("Americana to 101"),
+        _("2 players; the first to 101 penalty points loses"),
+        "americana",
+        2,
+        {"target": 101},
+    ),
+    Preset(
+        "americana-301",
+        _("Americana to 301"),
+        _("2 players; the first to 301 penalty points loses"),
+        "americana",
+        2,
+        {"target": 301},
+    ),
+    Preset(
+        "americana-501",
+        _("Americana to 501"),
+        _("2 players; the first to 501 penalty points loses"),
+        "americana",
+        2,
+        {"target": 501},
+    ),
+)
+PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
+DEFAULT_PRESET = PRESETS[0]
+
+SEAT_KINDS = (("person", _("Wait for a person")), ("bot", _("A bot")))
+
+
+def seat_field(number: int, part: str = "") -> str:
+    return f"seat_{number}_{part}" if part else f"seat_{number}"
+
+
+class CreateTableForm(forms.Form):
+    rules = forms.ChoiceField(label=_("Game"), choices=[(slug, RULES_NAMES[slug]) for slug in RULESETS])
+    players = forms.TypedChoiceField(
+        label=_("Players"), coerce=int, choices=[(n, str(n)) for n in range(2, MAX_PLAYERS + 1)]
+    )
+    # septica
+    match = forms.ChoiceField(label=_("Match"), choices=list(MATCH_FORMATS.items()), required=False)
+    eights_cut = forms.BooleanField(
+        label=_("Eights cut too (tăietură)"),
+        required=False,
+        help_text=_("With 3, 5 or 6 players, where two eights are taken out."),
+    )
+    teams = forms.BooleanField(
+        label=_("Play in teams"), required=False, help_text=_("With 4 or 6 players: partners sit opposite.")
+    )
+    # americana
+    target = forms.TypedChoiceField(
+        label=_("Play to"),
+        coerce=int,
+        required=False,
+        choices=[(n, penalty_points_lazy(n)) for n in AMERICANA_TARGETS],
+    )
+    jokers = forms.BooleanField(
+        label=_("With the two jokers"), required=False, help_text=_("A joker makes the next player take five.")
+    )
+    pairs = forms.BooleanField(label=_("Pairing: J on 2, Q on 3, K on 4"), required=False)
+    jacks_draw = forms.BooleanField(label=_("Jacks make the next player take two"), required=False)
+    # the table
+    seconds_per_move = forms.TypedChoiceField(
+        label=_("Time per move"),
+        coerce=int,
+        initial=DEFAULT_SECONDS,
+        choices=[(seconds, time_in_words_lazy(seconds)) for seconds in TIME_STEPS],
+        help_text=_("30 seconds for a live game, up to 3 days for a game by correspondence."),
+    )
+    private = forms.BooleanField(
+        label=_("Private table"),
+        required=False,
+        help_text=_("Not listed in the lobby: only people you send the invite link to can join."),
+    )
+
+    SEPTICA_OPTIONS = ("match", "eights_cut", "teams")
+    AMERICANA_OPTIONS = ("target", "jokers", "pairs", "jacks_draw")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for number in OTHER_SEATS:
+            label = _("Seat %(n)d") % {"n": number + 1}
+            self.fields[seat_field(number)] = forms.ChoiceField(
+                label=label, choices=SEAT_KINDS, initial="person", required=False
+            )
+            self.fields[seat_field(number, "level")] = forms.ChoiceField(
+                label=_("Bot level"), choices=BotLevel.choices, initial=BotLevel.MEDIUM, required=False
+            )
+            self.fields[seat_field(number, "style")] = forms.ChoiceField(
+                label=_("Bot style"), choices=BotStyle.choices, initial=BotStyle.BALANCED, required=False
+            )
+
+    @classmethod
+    def initial_for(cls, preset_slug: str | None) -> dict:
+        preset = PRESETS_BY_SLUG.get(preset_slug or "", DEFAULT_PRESET)
+        septica = RULESETS["septica"].default_options(preset.players)
+        return {
+            "match": septica["match"],
+            "eights_cut": septica["eights_cut"],
+            "teams": septica["teams"],
+            "target": 101,
+            **preset.fields(),
+        }
+
+    def seats(self):
+        """(number, kind, level, style) bound fields for the template, one row per seat after yours."""
+        for number in OTHER_SEATS:
+            yield {
+                "number": number,
+                "kind": self[seat_field(number)],
+                "level": self[seat_field(number, "level")],
+                "style": self[seat_field(number, "style")],
+            }
+
+    def options(self) -> dict:
+        data = self.cleaned_data
+        names = {"septica": self.SEPTICA_OPTIONS, "americana": self.AMERICANA_OPTIONS}.get(data["rules"], ())
+        # An empty choice (the field was hidden) leaves the engine's default.
+        return {name: data[name] for name in names if data.get(name) not in (None, "")}
+
+    def bots(self) -> list[services.BotSpec]:
+        data = self.cleaned_data
+        return [
+            services.BotSpec(
+                seat=number,
+                level=data.get(seat_field(number, "level")) or BotLevel.MEDIUM,
+                style=data.get(seat_field(number, "style")) or BotStyle.BALANCED,
+            )
+            for number in range(1, data["players"])
+            if data.get(seat_field(number)) == "bot"
+        ]
+
+    def create(self, user):
+        """The new table, or None with the service's (engine's) reason added to the form."""
+        data = self.cleaned_data
+        try:
+            return services.create_table(
+                user,
+                rules=data["rules"],
+                players=data["players"],
+                options=self.options(),
+                seconds_per_move=data["seconds_per_move"],
+                private=data["private"],
+                bots=self.bots(),
+            )
+        except services.ServiceError as refusal:
+            self.add_error(None, refusal.message)
+            return None

@@ -1,0 +1,236 @@
+"""Tables, their seats, the one match each table plays, and its move log.
+
+The engine's full state is stored as a snapshot so a move costs one read and
+one write; the move log plus the seed can rebuild every snapshot, which
+`manage.py verify_matches` checks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .engine import rules_for
+
+
+class TableStatus(models.TextChoices):
+    OPEN = "open", _("Open")
+    PLAYING = "playing", _("Playing")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
+
+
+class BotLevel(models.TextChoices):
+    BEGINNER = "beginner", _("Beginner")
+    MEDIUM = "medium", _("Medium")
+    EXPERT = "expert", _("Expert")
+
+
+class BotStyle(models.TextChoices):
+    CAUTIOUS = "cautious", _("Cautious")
+    BALANCED = "balanced", _("Balanced")
+    AGGRESSIVE = "aggressive", _("Aggressive")
+    TEAM = "team", _("Team player")
+    EXPERT = "expert", _("Expert")
+
+
+class Actor(models.TextChoices):
+    PERSON = "person", _("Person")
+    BOT = "bot", _("Bot")
+    TIMEOUT = "timeout", _("Bot standing in after a timeout")
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class TableQuerySet(models.QuerySet):
+    def listed_in_lobby(self):
+        return self.filter(status=TableStatus.OPEN, private=False, hidden=False, closed=False)
+
+
+class Table(models.Model):
+    rules = models.CharField(_("rule set"), max_length=20)
+    players = models.PositiveSmallIntegerField(_("players"))
+    options = models.JSONField(_("options"), default=dict)
+    seconds_per_move = models.PositiveIntegerField(_("time per move (seconds)"))
+    private = models.BooleanField(_("private"), default=False)
+    invite_code = models.CharField(max_length=32, default=new_invite_code, unique=True, editable=False)
+    status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN, db_index=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="tables_created")
+    rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
+    hidden = models.BooleanField(_("hidden from the lobby"), default=False)
+    closed = models.BooleanField(_("closed to new players"), default=False)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.rules}, {self.players} players, {self.status})"
+
+    @property
+    def engine_rules(self):
+        return rules_for(self.rules)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    # A rematch keeps each person's seat for them until the match starts.
+    reserved_for = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    bot_style = models.CharField(max_length=12, choices=BotStyle.choices, blank=True)
+    # A bot plays for a person who let the clock run out, until they act again.
+    standing_in = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="one_seat_number_per_table"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=models.Q(user__isnull=False), name="one_seat_per_person"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.number} of table {self.table_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+    def is_free_for(self, user) -> bool:
+        return self.is_free and self.reserved_for_id in (None, user.pk)
+
+
+class Match(models.Model):
+    """The match a table plays; it shares the table's id.
+
+    It exists from the table's creation so the seed is committed to (its hash
+    published) before anyone can know who will sit where.
+    """
+
+    table = models.OneToOneField(Table, primary_key=True, on_delete=models.CASCADE, related_name="match")
+    # 128+ random bits do not fit a bigint; the digits are what the hash covers.
+    seed = models.CharField(max_length=80, editable=False)
+    seed_sha256 = models.CharField(max_length=64, editable=False)
+    # The engine snapshot; empty until the last seat fills and the cards are dealt.
+    state = models.JSONField(null=True, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    abort_reason = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} at move {self.seq}"
+
+    @staticmethod
+    def new_seed() -> int:
+        return secrets.randbits(128) | (1 << 127)  # always a full 128 bits
+
+    @staticmethod
+    def hash_seed(seed: int | str) -> str:
+        return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+class Move(models.Model):
+    """One accepted move: the match's log, in order, with no gaps."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(help_text=_("The match's seq before this move: 0 for the first."))
+    seat = models.PositiveSmallIntegerField()
+    move = models.JSONField()
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="one_move_per_seq")]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of match {self.match_id}: seat {self.seat} {self.move}"
+
+
+# --- moderation ------------------------------------------------------------------
+class Report(models.Model):
+    """A player's complaint about another player at a table, queued for the moderators."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    seq = models.PositiveIntegerField(_("at move"), help_text=_("The match's seq when the report was made."))
+    reporter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made")
+    reported = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_against")
+    reason = models.TextField(_("reason"))
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"report {self.pk}: {self.reporter} about {self.reported} at table {self.table_id}"
+
+
+class ModerationKind(models.TextChoices):
+    ABORT = "abort", _("Aborted the table")
+    REMOVE_PLAYER = "remove_player", _("Removed a player (a bot took the seat)")
+    HIDE = "hide", _("Hid the table from the lobby")
+    SHOW = "show", _("Showed the table in the lobby again")
+    CLOSE = "close", _("Closed the table to new players")
+    REOPEN = "reopen", _("Opened the table to new players again")
+    SUSPEND = "suspend", _("Suspended a user")
+    BAN = "ban", _("Banned a user")
+    LIFT = "lift", _("Lifted a suspension or ban")
+    RESOLVE_REPORT = "resolve_report", _("Resolved a report")
+
+
+class ModerationAction(models.Model):
+    """The audit log: one row per moderator action, written with the action, never changed."""
+
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(_("action"), max_length=20, choices=ModerationKind.choices, db_index=True)
+    reason = models.TextField(_("reason"))
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    seq = models.PositiveIntegerField(_("at move"), null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("player"),
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    report = models.ForeignKey(Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        permissions = [("moderate", _("Can moderate tables and players"))]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator}: {self.get_kind_display()}"

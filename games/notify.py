@@ -1,0 +1,217 @@
+"""Everything that leaves the database after a write, sent only on commit.
+
+Group messages name what changed and its seq, never a card: each websocket
+consumer builds its own viewer's view from the database.
+
+Groups: `match.<id>` (the sockets at that table), `user.<id>` (a person's
+My matches), `lobby`. Publishing never waits for the channel layer: the sends
+of one commit go as one coroutine onto a long-lived event loop (the server's
+own when the write came from a request or a consumer, else one publisher
+thread per process), so a move costs microseconds here instead of a new event
+loop and a new Redis connection each time. A lost push is healed by the
+client's resync; the move itself is stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Iterable
+
+from asgiref.sync import SyncToAsync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import transaction
+
+from . import emails, scheduling
+
+logger = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def match_group(match_id: int) -> str:
+    return f"match.{match_id}"
+
+
+def user_group(user_id: int) -> str:
+    return f"user.{user_id}"
+
+
+# --- what is sent ------------------------------------------------------------------
+def match_changed_on_commit(
+    match_id: int, seq: int, to_move: int | None, deadline, seats=None, seconds_per_move: int | None = None
+) -> None:
+    """After commit: the table's sockets hear "match changed, seq n"; its people's My matches refresh.
+
+    `seats` (the table's Seat rows, as the write left them under its lock) and
+    `seconds_per_move` spare the on-commit work from reading them again."""
+
+    def send():
+        messages = [(match_group(match_id), {"type": "match.changed", "match": match_id, "seq": seq})]
+        messages += _people_messages(match_id, seats)
+        publish(messages)
+        if seats is None or seconds_per_move is None:
+            scheduling.after_match_changed(match_id, seq)  # a bot's turn or the deadline's countdown
+            emails.after_match_changed(match_id, seq, to_move)  # a "your move" e-mail if that person stays away
+            return
+        seat = next((seat for seat in seats if seat.number == to_move), None) if to_move is not None else None
+        by_bot = seat is not None and (seat.is_bot or seat.standing_in)
+        turn = scheduling.Turn(by_bot, deadline, seconds_per_move) if seat is not None else None
+        with scheduling.known_turn(match_id, seq, turn):
+            scheduling.after_match_changed(match_id, seq)
+        if not by_bot:  # a bot (or a bot standing in) is never mailed: no check to queue
+            person = seat.user if seat is not None and seat.user_id is not None else None
+            emails.after_match_changed(match_id, seq, to_move, person=person)
+
+    transaction.on_commit(send)
+
+
+def table_changed_on_commit(table_id: int) -> None:
+    """After commit: seats changed (joins, leaves, standing in); the same audiences as a move."""
+
+    def send():
+        messages = [(match_group(table_id), {"type": "table.changed", "table": table_id})]
+        messages += _people_messages(table_id)
+        publish(messages)
+
+    transaction.on_commit(send)
+
+
+def lobby_changed_on_commit() -> None:
+    """After commit: an open table appeared, filled, started or went away."""
+    transaction.on_commit(lambda: publish([(LOBBY_GROUP, {"type": "lobby.changed"})]))
+
+
+def _people_messages(table_id: int, seats=None) -> list[tuple[str, dict]]:
+    """One `matches.changed` per person seated at, or invited to, the table."""
+    from .models import Seat
+
+    if seats is not None:
+        rows = [(seat.user_id, seat.reserved_for_id) for seat in seats]
+    else:
+        rows = Seat.objects.filter(table_id=table_id).values_list("user_id", "reserved_for_id")
+    people = set()
+    for user_id, reserved_id in rows:
+        people.update(person for person in (user_id, reserved_id) if person is not None)
+    return [(user_group(person), {"type": "matches.changed", "table": table_id}) for person in sorted(people)]
+
+
+# --- how it is sent -------------------------------------------------------------------
+def publish(messages: Iterable[tuple[str, dict]]) -> None:
+    """Send (group, message) pairs without waiting; safe from any thread or loop."""
+    messages = list(messages)
+    layer = get_channel_layer()
+    if layer is None or not messages:
+        return
+    coroutine = _send_all(layer, messages)
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is not None:
+        _keep(running.create_task(coroutine))
+        return
+    loop = _loop_for(layer)
+    try:
+        future = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    except RuntimeError:  # the loop closed under us (a test's loop); the client will resync
+        coroutine.close()
+        logger.warning("could not publish %d messages: event loop closed", len(messages))
+        return
+    future.add_done_callback(_log_failure)
+
+
+# Sends at once per event loop: a burst of commits must not open more Redis
+# connections than the layer's pool holds (it raises MaxConnectionsError).
+MAX_CONCURRENT_SENDS = 8
+_gates: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+
+
+def _gate() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    gate = _gates.get(loop)
+    if gate is None:
+        for closed in [known for known in _gates if known.is_closed()]:
+            del _gates[closed]
+        gate = _gates[loop] = asyncio.Semaphore(MAX_CONCURRENT_SENDS)
+    return gate
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    # Both of the site's layers (septica_site/channel_layers.py) send a
+    # commit's messages together: on Redis, one pipelined round trip.
+    try:
+        async with _gate():
+            await layer.group_send_many(messages)
+    except Exception as error:  # noqa: BLE001  (the clients resync; the move is stored)
+        logger.warning("could not publish to %s: %r", ", ".join(group for group, _ in messages), error)
+
+
+_tasks: set = set()
+
+
+def _keep(task) -> None:
+    _tasks.add(task)  # a task nobody references may be collected before it runs
+    task.add_done_callback(_tasks.discard)
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        logger.warning("could not publish", exc_info=future.exception())
+
+
+# The server's event loop, remembered by the consumers: the in-memory layer's
+# queues belong to it, so a worker thread in the same process must publish there.
+_server_loop: asyncio.AbstractEventLoop | None = None
+_publisher_loop: asyncio.AbstractEventLoop | None = None
+_publisher_lock = threading.Lock()
+
+
+def remember_server_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _server_loop
+    _server_loop = loop
+
+
+def _loop_for(layer) -> asyncio.AbstractEventLoop:
+    # Inside a request (or a consumer's database call) asgiref knows the server loop.
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) == os.getpid():
+        loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+        if loop is not None and not loop.is_closed():
+            return loop
+    if isinstance(layer, InMemoryChannelLayer) and _server_loop is not None and not _server_loop.is_closed():
+        return _server_loop
+    return _own_loop()
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    """One event loop thread per process for publishing from plain threads (Celery, commands)."""
+    global _publisher_loop
+    with _publisher_lock:
+        if _publisher_loop is None or _publisher_loop.is_closed() or _publisher_pid != os.getpid():
+            _start_publisher()
+        return _publisher_loop
+
+
+_publisher_pid: int | None = None
+
+
+def _start_publisher() -> None:
+    global _publisher_loop, _publisher_pid
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="septica-publisher", daemon=True).start()
+    _publisher_loop, _publisher_pid = loop, os.getpid()
+
+
+def flush(timeout: float = 5.0) -> None:
+    """Wait until everything published from this thread's fallback loop is sent (tests, commands)."""
+    loop = _publisher_loop
+    if loop is None or loop.is_closed():
+        return
+
+    async def drained():
+        while len(asyncio.all_tasks()) > 1:
+            await asyncio.sleep(0.001)
+
+    asyncio.run_coroutine_threadsafe(drained(), loop).result(timeout)

@@ -1,0 +1,118 @@
+"""What a viewer may know about a table, as JSON-ready dicts.
+
+The API, the pages and the websocket all describe tables through these
+functions, so hidden cards are kept out in one place: the only cards that
+leave are those in the engine's `view` for the viewer's own seat.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from django.urls import get_script_prefix, reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from .describe import summary_words
+from .models import Match, Seat, Table, TableStatus
+from .services import game_of
+
+
+def seat_json(seat: Seat, viewer_id: int | None) -> dict:
+    if seat.bot_level:
+        kind, name = "bot", _("Bot (%(level)s, %(style)s)") % {
+            "level": seat.get_bot_level_display(), "style": seat.get_bot_style_display(),
+        }
+    elif seat.user_id:
+        kind, name = "person", seat.user.shown_name
+    else:
+        kind, name = "free", None
+    return {
+        "seat": seat.number,
+        "kind": kind,
+        "name": name,
+        "user_id": seat.user_id,
+        "bot": {"level": seat.bot_level, "style": seat.bot_style} if seat.bot_level else None,
+        "standing_in": seat.standing_in,
+        "you": viewer_id is not None and seat.user_id == viewer_id,
+        "reserved": seat.reserved_for_id is not None and seat.user_id is None,
+        "reserved_for_you": viewer_id is not None and seat.user_id is None and seat.reserved_for_id == viewer_id,
+    }
+
+
+def table_url(table_id: int) -> str:
+    # Every view of every move carries it: resolved once per table, not per viewer.
+    return _table_url_under(get_script_prefix(), table_id)
+
+
+@lru_cache(maxsize=4096)
+def _table_url_under(prefix: str, table_id: int) -> str:
+    return reverse("table", args=[table_id])
+
+
+def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, words_cache: dict | None = None) -> dict:
+    """A table as the lobby and match lists show it: no view, no seed.
+
+    `words_cache`, a dict kept with one state of the table, shares its words
+    between the viewers who read them alike (same language, same seat): the
+    sockets at a table all render the same move."""
+    summary = _table_summary(table, viewer, seats)
+    if words_cache is None:
+        summary["words"] = summary_words(summary)  # rules, options, time and result in plain words
+        return summary
+    key = (translation.get_language(), summary["your_seat"])
+    words = words_cache.get(key)
+    if words is None:
+        words = words_cache[key] = summary_words(summary)
+    summary["words"] = words
+    return summary
+
+
+def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -> dict:
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    seats = seats if seats is not None else list(table.seats.all())
+    match: Match = table.match
+    return {
+        "id": table.pk,
+        "url": table_url(table.pk),
+        "rules": table.rules,
+        "players": table.players,
+        "options": table.options,
+        "seconds_per_move": table.seconds_per_move,
+        "private": table.private,
+        "status": table.status,
+        "created_by": table.created_by.shown_name,
+        "created_at": table.created_at.isoformat(),
+        "seats": [seat_json(seat, viewer_id) for seat in seats],
+        "seats_taken": sum(not seat.is_free for seat in seats),
+        "seq": match.seq,
+        "to_move": match.to_move,
+        "deadline": match.deadline.isoformat() if match.deadline else None,
+        "result": match.result,
+        "your_seat": next((seat.number for seat in seats if viewer_id and seat.user_id == viewer_id), None),
+    }
+
+
+def table_json(table: Table, viewer=None, game=None, words_cache: dict | None = None) -> dict:
+    """The full answer for one table: the summary, the seed commitment and the viewer's view."""
+    data = table_summary(table, viewer, words_cache=words_cache)
+    match: Match = table.match
+    data["seed_sha256"] = match.seed_sha256
+    if table.status == TableStatus.FINISHED:
+        data["seed"] = match.seed
+    if table.status == TableStatus.ABORTED and match.abort_reason:
+        data["abort_reason"] = match.abort_reason
+    if data["your_seat"] is not None and table.private:
+        data["invite_url"] = reverse("table_invite", args=[table.pk, table.invite_code])
+    data["view"] = None
+    if match.state is not None:
+        game = game if game is not None else game_of(match)
+        data["view"] = game.view(data["your_seat"])
+    return data
+
+
+def my_table_order(summary: dict) -> tuple:
+    """My move first (soonest deadline first), then other running tables, open ones, finished last."""
+    mine_to_move = summary["status"] == TableStatus.PLAYING and summary["to_move"] == summary["your_seat"]
+    rank = 0 if mine_to_move else {TableStatus.PLAYING: 1, TableStatus.OPEN: 2}.get(summary["status"], 3)
+    return (rank, summary["deadline"] or "9999", -summary["id"])

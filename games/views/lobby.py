@@ -1,0 +1,278 @@
+"""The lobby (open tables and the create form) and My matches.
+
+Every page works as plain HTML forms; static/js/lobby.js refreshes the lists
+from the JSON API (GET /api/tables, GET /api/me/matches) and fills the create
+form from a preset without a round trip.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import redirect, render
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from .. import services
+from ..api import rematch_invitations, tables_with_seats
+from ..engine import RULESETS
+from ..forms import PRESETS, CreateTableForm
+from ..models import Seat, TableStatus
+from ..presenters import my_table_order, table_summary
+
+REFRESH_MS = 5000
+URL_ID = 999999999  # stands for a table id in the URLs handed to the script
+
+
+# --- the lobby ----------------------------------------------------------------
+@require_safe
+def lobby(request):
+    listed = tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "tables": [with_join(table_summary(table, request.user)) for table in listed],
+            "script": script_config(request, api=reverse("api_tables")),
+        },
+    )
+
+
+def with_join(summary: dict) -> dict:
+    """Whether the viewer could take a seat: one is free and not kept for somebody else."""
+    joinable = any(s["kind"] == "free" and (not s["reserved"] or s["reserved_for_you"]) for s in summary["seats"])
+    return {**summary, "joinable": joinable}
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def create_table(request):
+    if request.method == "POST":
+        form = CreateTableForm(request.POST)
+        if form.is_valid():
+            table = form.create(request.user)
+            if table is not None:
+                return redirect("table", table.pk)
+    else:
+        form = CreateTableForm(initial=CreateTableForm.initial_for(request.GET.get("preset")))
+    return render(
+        request,
+        "games/create_table.html",
+        {
+            "form": form,
+            "presets": PRESETS,
+            "chosen_preset": None if request.method == "POST" else request.GET.get("preset") or PRESETS[0].slug,
+            "form_config": form_config(),
+        },
+    )
+
+
+def form_config() -> dict:
+    """What the script needs to fill and trim the form: presets and each rule set's limits and defaults."""
+    return {
+        "presets": {preset.slug: preset.fields() for preset in PRESETS},
+        "rules": {
+            slug: {
+                "min": rules.min_players,
+                "max": rules.max_players,
+                "defaults": {n: rules.default_options(n) for n in range(rules.min_players, rules.max_players + 1)},
+            }
+            for slug, rules in RULESETS.items()
+        },
+    }
+
+
+# --- the page forms: join, leave, rematch -----------------------------------
+@require_POST
+def join(request, table_id: int):
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("lobby"))
+    try:
+        services.join_table(table_id, request.user, invite_code=invite_for(request, table_id))
+    except services.ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect(next_page(request, "lobby"))
+    return redirect("table", table_id)
+
+
+def invite_for(request, table_id: int) -> str | None:
+    """The invite code sent with the form, or the table's own when a seat is kept for this player."""
+    code = request.POST.get("invite")
+    if code:
+        return code
+    kept = Seat.objects.filter(table_id=table_id, reserved_for=request.user, user__isnull=True)
+    return kept.values_list("table__invite_code", flat=True).first()
+
+
+@require_POST
+@login_required
+def leave(request, table_id: int):
+    try:
+        services.leave_table(table_id, request.user)
+    except services.ServiceError as refusal:
+        messages.error(request, refusal.message)
+    else:
+        messages.success(request, _("You left table %(id)d.") % {"id": table_id})
+    return redirect(next_page(request, "my_matches"))
+
+
+@require_POST
+@login_required
+def rematch(request, table_id: int):
+    try:
+        table = services.rematch(table_id, request.user)
+    except services.ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect("my_matches")
+    return redirect("table", table.pk)
+
+
+def next_page(request, default: str) -> str:
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, {request.get_host()}, request.is_secure()):
+        return wanted
+    return reverse(default)
+
+
+# --- My matches ---------------------------------------------------------------
+SECTIONS = ("my_move", "playing", "open", "finished")
+
+
+@require_safe
+@login_required
+def my_matches(request):
+    mine = tables_with_seats().filter(seats__user=request.user).distinct()
+    summaries = sorted((table_summary(table, request.user) for table in mine), key=my_table_order)
+    invitations = [table_summary(table, request.user) for table in rematch_invitations(request.user)]
+    grouped = sections(summaries)
+    return render(
+        request,
+        "games/my_matches.html",
+        {
+            "sections": grouped,
+            "has_any": any(section["tables"] for section in grouped),
+            "invitations": invitations,
+            "script": script_config(request, api=reverse("api_my_matches")),
+        },
+    )
+
+
+def section_of(summary: dict) -> str | None:
+    status = summary["status"]
+    if status == TableStatus.PLAYING:
+        return "my_move" if summary["to_move"] == summary["your_seat"] else "playing"
+    if status == TableStatus.OPEN:
+        return "open"
+    if status == TableStatus.ABORTED and summary["seq"] == 0:
+        return None  # called off before a card was played: nothing to remember
+    return "finished"
+
+
+def sections(summaries: list[dict]) -> list[dict]:
+    titles = section_titles()
+    grouped: dict[str, list[dict]] = {name: [] for name in SECTIONS}
+    now = timezone.now()
+    for summary in summaries:
+        name = section_of(summary)
+        if name is not None:
+            grouped[name].append(
+                {**summary, "to_move_name": to_move_name(summary), "time_left": time_left_in_words(summary, now)}
+            )
+    return [{"name": name, "title": titles[name], "tables": grouped[name]} for name in SECTIONS]
+
+
+def section_titles() -> dict:
+    return {
+        "my_move": _("Your move"),
+        "playing": _("Waiting for the others"),
+        "open": _("Waiting for players"),
+        "finished": pgettext("the My matches section of finished matches", "Finished"),
+    }
+
+
+def to_move_name(summary: dict) -> str:
+    seat = next((s for s in summary["seats"] if s["seat"] == summary["to_move"]), None)
+    return seat["name"] or "" if seat else ""
+
+
+def time_left_in_words(summary: dict, now) -> str:
+    if not summary["deadline"]:
+        return ""
+    seconds = max(0, int((datetime.fromisoformat(summary["deadline"]) - now).total_seconds()))
+    return _("%(time)s left") % {"time": duration(seconds)}
+
+
+def duration(seconds: int) -> str:
+    """4 min 12 s, 3 h 5 min, 2 d: the largest unit and the next if not zero (lobby.js does the same)."""
+    units = time_units()
+    steps = ((86400, "d"), (3600, "h"), (60, "min"), (1, "s"))
+    for index, (size, unit) in enumerate(steps):
+        if seconds >= size or size == 1:
+            parts = [units[unit] % {"n": seconds // size}]
+            if index + 1 < len(steps):
+                smaller, smaller_unit = steps[index + 1]
+                if (seconds % size) // smaller:
+                    parts.append(units[smaller_unit] % {"n": (seconds % size) // smaller})
+            return " ".join(parts)
+    return ""
+
+
+def time_units() -> dict:
+    return {"d": _("%(n)d d"), "h": _("%(n)d h"), "min": _("%(n)d min"), "s": _("%(n)d s")}
+
+
+# --- the script's words and URLs ---------------------------------------------
+def script_config(request, api: str) -> dict:
+    return {
+        "api": api,
+        "refresh_ms": REFRESH_MS,
+        "logged_in": request.user.is_authenticated,
+        "urls": {
+            "join": reverse("lobby_join", args=[URL_ID]),
+            "leave": reverse("lobby_leave", args=[URL_ID]),
+            "rematch": reverse("rematch", args=[URL_ID]),
+            "login": f"{reverse('login')}?next={request.path}",
+            "url_id": str(URL_ID),
+        },
+        "words": {
+            "join": _("Join"),
+            "leave": _("Leave"),
+            "rematch": _("Rematch"),
+            "open_table": _("Go to the table"),
+            "log_in_to_join": _("Log in to join"),
+            "kept": _("Seat kept for a rematch"),
+            "free": _("free"),
+            "you": _("you"),
+            "seats": _("%(taken)s of %(total)s seats"),
+            "per_move": _("%(time)s per move"),
+            "live": _("live"),
+            "correspondence": _("correspondence"),
+            "no_tables": _("No open tables right now. Create one!"),
+            "no_matches": _("Nothing here yet."),
+            "to_move": _("%(name)s to move"),
+            "time_left": _("%(time)s left"),
+            "asks_rematch": _("%(name)s asks for a rematch"),
+            "new_table": _("New table: %(rules)s"),
+            "play": _("Play"),
+            "called_off": _("Called off"),
+            "sections": section_titles(),
+            "units": time_units(),
+        },
+    }
+
+
+urlpatterns = [
+    path("play/", lobby, name="lobby"),
+    path("play/new/", create_table, name="create_table"),
+    path("play/<int:table_id>/join/", join, name="lobby_join"),
+    path("play/<int:table_id>/leave/", leave, name="lobby_leave"),
+    path("matches/", my_matches, name="my_matches"),
+    path("matches/<int:table_id>/rematch/", rematch, name="rematch"),
+]

@@ -1,0 +1,152 @@
+"""The replay of a finished match: every position, all hands shown, and the
+seed revealed so anyone can check it against the hash published at the start."""
+
+from django.http import Http404, JsonResponse
+from django.shortcuts import render
+from django.urls import path
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+
+from .. import replay, services
+from ..api import visible_table
+from ..models import Actor, Table, TableStatus
+from ..presenters import table_json
+
+
+def finished_table(request, table_id: int) -> Table:
+    """The table if the caller may see it and its match is over; else 404."""
+    try:
+        table = visible_table(request, table_id)
+    except services.NotFound:
+        raise Http404("There is no such table.") from None
+    if table.status != TableStatus.FINISHED:
+        raise Http404("This match is not over: its replay opens when it ends.")
+    return table
+
+
+def replay_data(table: Table, moves) -> dict:
+    match = table.match
+    return {
+        "id": table.pk,
+        "rules": table.rules,
+        "players": table.players,
+        "options": table.options,
+        "seed": match.seed,
+        "seed_sha256": match.seed_sha256,
+        "result": match.result,
+        "compact": True,
+        "steps": replay.compact(replay.steps(table, match, moves)),
+    }
+
+
+def words() -> dict:
+    """What the page's script says, translated here once."""
+    return {
+        "move_of": _("Move %(k)s of %(n)s"),
+        "dealt": _("The cards as dealt"),
+        "to_move": _("to move"),
+        "points": _("points taken"),
+        "score": _("score"),
+        "stock": _("stock"),
+        "trick": _("Trick"),
+        "pile": _("Pile"),
+        "suit": _("suit in force"),
+        "removed": _("eights taken out"),
+        "attack_draw": _("pointed at the player to move: draw %(count)s"),
+        "attack_skip": _("pointed at the player to move: skip a turn"),
+        "no_cards": _("no cards"),
+        "check_ok": _("Match: SHA-256 of the seed is the hash published at the start."),
+        "check_bad": _("Mismatch: this seed does not give the published hash."),
+        "check_unavailable": _("Your browser cannot compute SHA-256 here (it needs HTTPS); use the command below."),
+        "actors": {str(value): str(label) for value, label in Actor.choices},
+        "moves": move_words(),
+        "events": {
+            "take": _("takes the trick"),
+            "trick": _("trick collected"),
+            "draw": _("draws"),
+            "deal": _("new deal"),
+            "turn_up": _("turned up"),
+            "bury": _("buried under the stock"),
+            "reshuffle": _("the pile is reshuffled into the stock"),
+            "deal_over": _("end of the deal"),
+            "play": _("plays"),
+            "end": _("Gata (ends the trick)"),
+            "pass": _("passes"),
+        },
+    }
+
+
+def move_words() -> dict:
+    return {
+        "play": _("plays"),
+        "names": _("names"),
+        "end": _("says Gata (ends the trick)"),
+        "take": _("takes the trick"),
+        "pass": _("passes"),
+        "draw": _("draws"),
+    }
+
+
+def describe_move(move: dict, said: dict) -> str:
+    text = said.get(move.get("type"), move.get("type", "?"))
+    if "card" in move:
+        text += f" {move['card']}"
+    if "suit" in move:
+        text += f", {said['names']} {move['suit']}"
+    return text
+
+
+def seat_names(data: dict) -> list[str]:
+    return [seat["name"] or _("Seat %(n)s") % {"n": seat["seat"] + 1} for seat in data["seats"]]
+
+
+def final_scores(result: dict | None, names: list[str]) -> list[dict]:
+    if not result:
+        return []
+    return [
+        {"name": name, "score": score, "winner": seat in result.get("winners", [])}
+        for seat, (name, score) in enumerate(zip(names, result["scores"], strict=False))
+    ]
+
+
+@require_safe
+def replay_page(request, table_id: int):
+    table = finished_table(request, table_id)
+    moves = replay.logged_moves(table.match)
+    data = table_json(table, request.user)
+    names, said = seat_names(data), move_words()
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "table": table,
+            "data": data,
+            "names": names,
+            "move_list": [
+                {
+                    "seq": move.seq,
+                    "name": names[move.seat],
+                    "text": describe_move(move.move, said),
+                    "actor": move.actor,
+                    "actor_label": move.get_actor_display(),
+                }
+                for move in moves
+            ],
+            "final": final_scores(data["result"], names),
+            "replay": {**replay_data(table, moves), "names": names, "words": words()},
+            "invite": request.GET.get("invite") if table.private else None,
+        },
+    )
+
+
+@require_safe
+def replay_json(request, table_id: int):
+    """The steps, each holding only what changed since the one before (see `replay.compact`)."""
+    table = finished_table(request, table_id)
+    return JsonResponse(replay_data(table, replay.logged_moves(table.match)))
+
+
+urlpatterns = [
+    path("tables/<int:table_id>/replay/", replay_page, name="replay"),
+    path("tables/<int:table_id>/replay.json", replay_json, name="replay_json"),
+]

@@ -1,0 +1,47 @@
+"""The ASGI entry point: HTTP through Django, websockets through Channels.
+
+Every server process imports this module, so the embedded Celery worker is
+started here when the settings ask for it (no REDIS_URL).
+"""
+
+import gc
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "septica_site.settings")
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from accounts.ws_auth import BearerTokenAuthMiddleware, TokenOrOriginValidator  # noqa: E402
+
+from .routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # Origin checked (AllowedHostsOriginValidator; a script with a token may omit Origin),
+        # then the session, then an API token, which wins over the session.
+        "websocket": TokenOrOriginValidator(
+            AuthMiddlewareStack(BearerTokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+        ),
+    }
+)
+
+if settings.CELERY_EMBEDDED_WORKER and os.environ.get("SEPTICA_NO_EMBEDDED_WORKER") != "1":
+    from . import embedded_worker
+
+    embedded_worker.start()
+
+# A server holds many long-lived objects (modules, models, URL patterns) and
+# every move makes thousands of short-lived ones. Freezing what start-up made
+# keeps full collections from walking it again, and collecting the youngest
+# generation every 50,000 allocations instead of every 700 makes the pauses
+# rarer. In two paired runs of bench/realtime.py at 200 busy tables the
+# slowest push fell from 2.1-2.2 s to 1.3-1.7 s; the CPU per move was the same.
+gc.collect()
+gc.freeze()
+gc.set_threshold(50_000, 50, 100)

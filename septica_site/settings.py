@@ -1,0 +1,283 @@
+"""The one settings module. Every knob is an environment variable with a safe
+default, so a fresh checkout runs embedded with nothing set, and the same code
+runs on PostgreSQL and Redis when DATABASE_URL and REDIS_URL are given.
+
+The README lists every variable.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .env import env_bool, env_int, env_list, parse_email_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(os.environ.get("SEPTICA_VAR_DIR", BASE_DIR / "var"))
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip()
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+
+# Embedded means one process with nothing installed: it is what a checkout
+# does by default, and debug pages are only ever the default there.
+EMBEDDED = not DATABASE_URL
+DEBUG = env_bool("DEBUG", default=EMBEDDED)
+
+_DEV_SECRET_KEY = "embedded-development-only-key-never-use-it-in-production-5f1c9a7e2b"
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. With DEBUG off the site needs a long random SECRET_KEY in the "
+            "environment, e.g. python -c 'import secrets; print(secrets.token_urlsafe(50))'."
+        )
+    SECRET_KEY = _DEV_SECRET_KEY
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else [])
+if DEBUG:
+    ALLOWED_HOSTS += ["testserver"]
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "channels",
+    "axes",
+    "septica_site",
+    "accounts",
+    "games",
+    "tutorial",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.BearerTokenMiddleware",
+    "accounts.middleware.PreferredLanguageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a locked-out log-in into its answer.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "septica_site.urls"
+WSGI_APPLICATION = "septica_site.wsgi.application"
+ASGI_APPLICATION = "septica_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "septica_site.context_processors.navigation",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------
+if DATABASE_URL:
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0, conn_health_checks=False)
+    if _database["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", default=True):
+        # psycopg 3's pool: Django hands each request a pooled connection.
+        _database.setdefault("OPTIONS", {})["pool"] = {
+            "min_size": env_int("DATABASE_POOL_MIN", 1),
+            "max_size": env_int("DATABASE_POOL_MAX", 10),
+            "timeout": 10,
+        }
+    _database.setdefault("TEST", {})["NAME"] = os.environ.get("DATABASE_TEST_NAME") or None
+    DATABASES = {"default": _database}
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH") or VAR_DIR / "septica.sqlite3",
+            # Keep each thread's connection: opening one (and its PRAGMAs) for
+            # every request or websocket database call cost more than the move.
+            "CONN_MAX_AGE": None,
+            "OPTIONS": {
+                # WAL lets readers go on while a move is written; IMMEDIATE
+                # takes the write lock at BEGIN so two writers queue instead of
+                # failing half-way with "database is locked".
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
+            # A file, not memory, so tests with threads and a live server share
+            # one database with the same locking as the real thing; one per
+            # test process, so two test runs never share it.
+            "TEST": {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")},
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- channel layer, broker, cache ---------------------------------------------
+if REDIS_URL:
+    # Redis pub/sub: a group send is one PUBLISH, and each server process holds
+    # one subscription per table its sockets watch. Nothing is queued in Redis,
+    # which suits what the groups carry ("match changed, seq n"): a socket that
+    # misses one still holds its seq and resyncs on the next (see notify.py).
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "septica_site.channel_layers.RedisPubSubLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "septica"},
+        }
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "septica_site.channel_layers.LocalChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# An unacknowledged task (its worker died) is delivered again after this long.
+# Keep it above DEADLINE_COUNTDOWN_MAX_SECONDS, or countdowns are delivered twice (harmless, wasted).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+if not REDIS_URL:
+    # The in-memory broker is polled: every second by default, which would make
+    # each bot move wait up to a second for the embedded worker to notice it.
+    CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.01
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+# Without Redis there is no worker process to start: the server runs one in a
+# thread on the in-memory broker (septica_site/embedded_worker.py).
+CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", default=not REDIS_URL)
+CELERY_BEAT_SCHEDULE = {
+    "worker-heartbeat": {"task": "septica_site.tasks.heartbeat", "schedule": 30.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 30))},
+}
+
+
+def _env_seconds(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        seconds = float(raw) if raw else default
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number of seconds.") from None
+    if seconds < 0:
+        raise ImproperlyConfigured(f"{name} cannot be negative.")
+    return seconds
+
+
+# Bots (games/tasks.py): a short pause before a bot's move feels human at a live
+# table; a turn whose time per move is at most DEADLINE_COUNTDOWN_MAX_SECONDS
+# gets a countdown task, longer ones are left to the sweeper.
+BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
+DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
+BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
+
+# --- accounts -----------------------------------------------------------------
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "accounts.validators.MinimumLengthValidator"},  # Django's, with a Romanian error
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# Log-in attempts: a locked account or address waits out the cool-off.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+# Behind a proxy every visitor arrives from the proxy's address: count the
+# address the proxy saw instead, or one bad typist would lock everyone out.
+if env_bool("BEHIND_PROXY", default=False):
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1)
+else:
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
+
+# --- e-mail -------------------------------------------------------------------
+_email = parse_email_url(os.environ.get("EMAIL_URL", "console:"))
+EMAIL_BACKEND = _email.pop("BACKEND")
+for _name, _value in _email.items():
+    globals()[f"EMAIL_{_name}"] = _value
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Septica <noreply@septica.local>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# "Your move" e-mails to people away from their table (games/emails.py).
+YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
+YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
+
+# --- languages, time, static --------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ro", "Română")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+# --- security (check --deploy passes with DEBUG off) ---------------------------
+if env_bool("BEHIND_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+_https = env_bool("HTTPS", default=not DEBUG)
+SECURE_SSL_REDIRECT = _https
+SESSION_COOKIE_SECURE = _https
+CSRF_COOKIE_SECURE = _https
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 31536000 if _https else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _https
+SECURE_HSTS_PRELOAD = _https
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "INFO"}, "axes": {"level": "WARNING"}},
+}

@@ -1,0 +1,19 @@
+"""Site-wide periodic work."""
+
+import time
+
+from celery import shared_task
+from django.core.cache import cache
+
+HEARTBEAT_KEY = "septica:worker-heartbeat"
+
+
+@shared_task(ignore_result=True)
+def heartbeat() -> None:
+    """Note that a worker is alive; /healthz shows how long ago one was."""
+    cache.set(HEARTBEAT_KEY, time.time(), timeout=None)
+
+
+def seconds_since_heartbeat() -> float | None:
+    last = cache.get(HEARTBEAT_KEY)
+    return None if last is None else round(time.time() - last, 1)

@@ -1,0 +1,257 @@
+"""Two people play a whole two-player septica deal on the real table page,
+one on a 360 px phone by tapping, one on a desktop with the mouse, both also
+dragging cards to the middle; the page refuses an illegal card, keeps the
+order of a hand across a reload, and never scrolls sideways on a phone."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from games.engine import rules_for
+from games.models import Match
+
+from .tables import SEED, current_game, log_in, started_septica_table
+
+
+def seq_of(table) -> int:
+    return Match.objects.get(pk=table.pk).seq
+
+
+def wait_until_seen(page, seq: int):
+    page.wait_for_function(f"window.septicaTable && window.septicaTable.data.seq >= {seq}", timeout=15_000)
+
+
+def wait_for_commit(table, seq: int):
+    deadline = time.monotonic() + 15
+    while seq_of(table) <= seq:
+        assert time.monotonic() < deadline, "the move was never stored"
+        time.sleep(0.05)
+
+
+def hand_order(page) -> list[str]:
+    return page.locator("#hand .hand-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+
+
+def drag(page, source, target_x: float, target_y: float):
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target_x, target_y, steps=12)
+    page.mouse.up()
+
+
+def drag_to_middle(page, card: str):
+    center = page.locator("#center").bounding_box()
+    drag(page, page.locator(f'#hand .hand-card[data-card="{card}"]'), center["x"] + center["width"] / 2,
+         center["y"] + center["height"] / 2)
+
+
+def tap(page, locator, touch: bool):
+    if touch:
+        locator.tap()
+    else:
+        locator.click()
+
+
+def play_by_tapping(page, card: str, touch: bool):
+    tap(page, page.locator(f'#hand .hand-card[data-card="{card}"]'), touch)
+    expect(page.locator(f'#hand .hand-card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
+    tap(page, page.locator('#moves [data-move="play"]'), touch)
+
+
+@pytest.mark.browser
+def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_server, new_context, alice, bob):
+    table = started_septica_table(alice, bob)
+    phone = new_context(viewport={"width": 360, "height": 760}, has_touch=True, is_mobile=True)
+    desktop = new_context(viewport={"width": 1280, "height": 900})
+    log_in(phone, live_server, alice)
+    log_in(desktop, live_server, bob)
+    pages = [phone.new_page(), desktop.new_page()]
+    touch = [True, False]
+    url = f"{live_server.url}/tables/{table.pk}/"
+    for page in pages:
+        page.goto(url)
+        expect(page.locator("#hand .hand-card")).to_have_count(4)
+
+    plays = decides = 0
+    tried_illegal = took_screenshots = False
+    while True:
+        game = current_game(table)
+        view = game.view(None)
+        if view["deal"] > 0 or game.finished:
+            break
+        seat, seq = game.to_move, seq_of(table)
+        page = pages[seat]
+        wait_until_seen(page, seq)
+        legal = game.legal_moves()
+        phase = game.view(seat)["phase"]
+        if not took_screenshots and len(view["table"]) == 1:
+            pages[0].screenshot(path="/tmp/table-360.png", full_page=True)
+            pages[1].screenshot(path="/tmp/table-1280.png", full_page=True)
+            took_screenshots = True
+
+        if phase == "take":
+            tap(page, page.get_by_role("button", name="Ia — Take the trick"), touch[seat])
+        elif phase == "decide":
+            hand = game.view(seat)["hand"]
+            continuing = [m["card"] for m in legal if m["type"] == "play"]
+            stuck = [card for card in hand if card not in continuing]
+            if not tried_illegal and stuck:
+                play_by_tapping(page, stuck[0], touch[seat])
+                expect(page.locator("#toast")).to_contain_text("cannot continue the trick")
+                expect(page.locator(f'#hand .hand-card[data-card="{stuck[0]}"]')).to_be_visible()
+                expect(page.locator(f'#trick [data-card="{stuck[0]}"]')).to_have_count(0)
+                assert seq_of(table) == seq
+                tried_illegal = True
+            decides += 1
+            if continuing and decides % 2:
+                play_by_tapping(page, continuing[0], touch[seat])
+            else:
+                tap(page, page.get_by_role("button", name="Gata — end the trick"), touch[seat])
+        else:
+            cards = [m["card"] for m in legal]
+            if view["table"]:  # answer with the led rank or a seven when possible, so the leader gets to decide
+                cards = [c for c in cards if c[0] in (view["table"][0]["card"][0], "7")] or cards
+            card = cards[plays % len(cards)]
+            if plays % 2:
+                drag_to_middle(page, card)
+            else:
+                play_by_tapping(page, card, touch[seat])
+            plays += 1
+        wait_for_commit(table, seq)
+
+    assert tried_illegal and took_screenshots and decides >= 3
+    for page in pages:
+        expect(page.locator("#banner")).to_contain_text("Deal 1 is over", timeout=15_000)
+        expect(page.locator("#hand .hand-card")).to_have_count(4)
+
+
+@pytest.mark.browser
+def test_a_hand_reordered_by_dragging_keeps_its_order_after_a_reload(live_server, new_context, alice, bob):
+    table = started_septica_table(alice, bob)
+    context = new_context(viewport={"width": 1280, "height": 900})
+    log_in(context, live_server, bob)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    before = hand_order(page)
+    assert len(before) == 4
+
+    last = page.locator("#hand .hand-card").last.bounding_box()
+    drag(page, page.locator(f'#hand .hand-card[data-card="{before[0]}"]'), last["x"] + last["width"] - 4,
+         last["y"] + last["height"] / 2)
+
+    after = hand_order(page)
+    assert after == before[1:] + before[:1]
+    assert seq_of(table) == 0  # a reorder is no move
+    page.reload()
+    expect(page.locator("#hand .hand-card")).to_have_count(4)
+    assert hand_order(page) == after
+
+
+@pytest.mark.browser
+def test_the_table_fits_a_360_pixel_phone_without_sideways_scrolling(live_server, new_context, alice, bob):
+    table = started_septica_table(alice, bob)
+    context = new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(page.locator("#hand .hand-card")).to_have_count(4)
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.get_by_role("button", name="Rules of this table").click()
+    expect(page.locator("#rules-dialog")).to_contain_text("first to 21 points")
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Scores").click()
+    expect(page.locator("#scores-dialog")).to_contain_text("Alice")
+
+
+@pytest.mark.browser
+def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice, bob):
+    table = started_septica_table(alice, bob)
+    context = new_context(viewport={"width": 1280, "height": 900})
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    first, second = hand_order(page)[:2]
+
+    page.locator(f'#hand .hand-card[data-card="{first}"]').focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("ArrowRight")
+    assert hand_order(page)[:2] == [second, first]
+    page.locator('#moves [data-move="play"]').focus()
+    page.keyboard.press("Enter")
+
+    wait_for_commit(table, 0)
+    expect(page.locator("#trick")).to_contain_text("Alice")
+    assert first not in hand_order(page)
+
+
+def started_table(alice, bob, rules: str, options: dict, deck: list[str]):
+    table = services.create_table(alice, rules=rules, players=2, options=options, seconds_per_move=3600)
+    services.join_table(table.pk, bob)
+    game = rules_for(rules).new_game(players=2, options=options, seed=SEED, decks=[deck])
+    Match.objects.filter(pk=table.pk).update(state=game.to_state(), to_move=game.to_move)
+    return table
+
+
+def americana_deck() -> list[str]:
+    deck = [rank + suit for suit in "CDHS" for rank in "23456789TJQKA"] + ["XR", "XB"]
+    first = ["7H", "3C", "9D", "4C", "KS", "6C", "QH", "8C", "TD", "9C", "5C"]  # hands, then 5♣ turned up
+    return first + [card for card in deck if card not in first]
+
+
+@pytest.mark.browser
+def test_an_americana_seven_asks_for_the_suit_before_it_lands(live_server, new_context, alice, bob):
+    table = started_table(alice, bob, "americana", {"jokers": True, "target": 101}, americana_deck())
+    context = new_context(viewport={"width": 360, "height": 760}, has_touch=True, is_mobile=True)
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(page.locator("#table-info")).to_contain_text("Stock")
+
+    page.locator('#hand .hand-card[data-card="7H"]').tap()
+    page.locator('#moves [data-move="play"]').tap()
+    expect(page.locator("#suit-dialog")).to_be_visible()
+    assert seq_of(table) == 0  # nothing is sent before the suit is named
+    expect(page.locator("#suit-dialog .suit-button").first).to_be_focused()
+    page.get_by_role("button", name="♠ spades").tap()
+
+    wait_for_commit(table, 0)
+    assert current_game(table).view(None)["suit"] == "S"
+    expect(page.locator("#table-info .suit-badge")).to_have_text("♠")
+    expect(page.locator("#log")).to_contain_text("Alice played 7♥ and asked for ♠")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path="/tmp/table-americana-360.png", full_page=True)
+
+
+@pytest.mark.browser
+def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, new_context, alice, bob):
+    deck = [rank + suit for suit in "CDHS" for rank in "6789TJQKA"] + ["XR", "XB"]
+    table = started_table(alice, bob, "familie", {}, deck)
+    pages = []
+    for user in (alice, bob):
+        context = new_context(viewport={"width": 1280, "height": 900})
+        log_in(context, live_server, user)
+        pages.append(context.new_page())
+        pages[-1].goto(f"{live_server.url}/tables/{table.pk}/")
+    alice_page, bob_page = pages
+    led = hand_order(alice_page)[0]
+
+    drag_to_middle(alice_page, led)
+    wait_for_commit(table, 0)
+    wait_until_seen(bob_page, 1)
+    expect(bob_page.locator("#status")).to_contain_text("cut with")
+    bob_page.get_by_role("button", name="Pass", exact=True).click()
+    wait_for_commit(table, 1)
+    wait_until_seen(alice_page, 2)
+    alice_page.get_by_role("button", name="Ia — Take the trick").click()
+
+    wait_for_commit(table, 2)
+    expect(alice_page.locator("#log")).to_contain_text("Alice took the trick")
+    expect(alice_page.locator("#seats")).to_contain_text("Bob")
+    bob_page.screenshot(path="/tmp/table-familie-1280.png", full_page=True)

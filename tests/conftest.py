@@ -1,0 +1,141 @@
+"""Fixtures every part of the site's tests share."""
+
+from __future__ import annotations
+
+import pytest
+
+# One definition of the browser fixtures for every folder: a second copy of
+# the session-wide `browser` (a conftest importing it) would start a second
+# Playwright in the same thread, which refuses.
+from tests.browser.fixtures import (  # noqa: F401
+    _asgi_server_process,
+    asgi_live_server,
+    browser,
+    new_context,
+    page,
+    skip_without_chromium,
+)
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    if not settings.configured:  # engine tests may run without Django (-p no:django)
+        return
+    # Real hashing takes a fifth of a second a password, which the tests do hundreds of times.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The live server's static handler serves files as they are in the source
+    # tree, so pages must ask for them by their plain names, as with DEBUG on.
+    settings.STORAGES = {**settings.STORAGES, "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+    settings.BOT_MOVE_DELAY_SECONDS = 0  # bots answer at once; nobody waits for them to look human
+
+
+def pytest_collection_modifyitems(config, items):
+    skip_without_chromium(items)
+    # Playwright's sync API keeps an event loop running in this thread for as
+    # long as the browser is open; the asyncio tests cannot run beside it, so
+    # the browser tests go last.
+    items.sort(key=uses_the_browser)
+
+
+def uses_the_browser(item) -> bool:
+    """Under tests/browser/, or anywhere else through the `browser` fixture (`page` needs it)."""
+    return "browser" in item.keywords or "browser" in getattr(item, "fixturenames", ())
+
+
+@pytest.fixture
+def password():
+    return "cards-on-the-table-7"
+
+
+@pytest.fixture
+def make_user(db, django_user_model, password):
+    def make(username: str, **fields):
+        fields.setdefault("email", f"{username}@example.com")
+        return django_user_model.objects.create_user(username=username, password=password, **fields)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob", display_name="Bob")
+
+
+@pytest.fixture
+def charlie(make_user):
+    return make_user("charlie", display_name="Charlie")
+
+
+@pytest.fixture(scope="session")
+def database_threads_let_go(django_db_setup, django_db_blocker):
+    """At the end of the run, the sockets' database threads give back their
+    connections, so the test database can be dropped."""
+    yield
+    from games.consumers.base import close_database_threads_connections
+
+    with django_db_blocker.unblock():
+        close_database_threads_connections()
+
+
+@pytest.fixture(scope="session")
+def running_worker(django_db_setup):
+    """A real Celery worker for the current settings.
+
+    Embedded (no REDIS_URL): the worker thread inside this process, on the
+    in-memory broker, exactly as the server runs it. With REDIS_URL: a
+    separate `celery worker` process on Redis, as production runs it.
+    """
+    from django.conf import settings
+
+    if settings.CELERY_EMBEDDED_WORKER:
+        from septica_site import embedded_worker
+
+        yield embedded_worker.start()
+        return
+    yield from _worker_process()
+
+
+def _worker_process():
+    import os
+    import subprocess
+    import sys
+    import time
+
+    command = [sys.executable, "-m", "celery", "-A", "septica_site", "worker", "--pool", "threads",
+               "--concurrency", "4", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
+               "--hostname", f"tests-{os.getpid()}@%h"]
+    process = subprocess.Popen(command, env=worker_environment(), start_new_session=True)
+    try:
+        from septica_site.celery import app
+
+        deadline = time.monotonic() + 30
+        while not app.control.ping(timeout=0.5):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the Celery worker process did not start")
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def worker_environment(**extra: str) -> dict:
+    """This process's environment, pointed at the test database, for a `celery worker` subprocess."""
+    import os
+    from urllib.parse import urlsplit
+
+    from django.db import connection
+
+    env = {**os.environ, "BOT_MOVE_DELAY_SECONDS": "0"}
+    name = str(connection.settings_dict["NAME"])
+    if connection.vendor == "sqlite":
+        env["SQLITE_PATH"] = name
+    else:
+        env["DATABASE_URL"] = urlsplit(os.environ["DATABASE_URL"])._replace(path="/" + name).geturl()
+    return {**env, **extra}

@@ -1,0 +1,99 @@
+"""Helpers for tests that play matches through the site: start a table,
+pick legal moves, and watch every answer for cards the viewer may not see."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from games import services
+from games.engine import rules_for
+from games.engine.cards import is_card_code
+from games.models import Match, Seat, Table
+
+
+def start_table(creator, others, rules="septica", players=2, options=None, seconds_per_move=86400, **extra) -> Table:
+    table = services.create_table(
+        creator, rules=rules, players=players, options=options or {}, seconds_per_move=seconds_per_move, **extra
+    )
+    for user in others:
+        services.join_table(table.pk, user, invite_code=table.invite_code)
+    table.refresh_from_db()
+    return table
+
+
+def seated_table(creator, others, rules="septica", options=None, private=False) -> Table:
+    return start_table(creator, others, rules=rules, players=1 + len(others), options=options, private=private)
+
+
+def play_moves(table: Table, count: int | None = None, seed: int = 1) -> Match:
+    """Random legal moves for whichever seat is to move, through `services.play_move`,
+    until the match ends (or `count` moves). Plays a card when it can, so matches end sooner."""
+    rng = random.Random(seed)
+    users = {seat.number: seat.user for seat in Seat.objects.filter(table=table).select_related("user")}
+    match = Match.objects.get(pk=table.pk)
+    game = services.game_of(match)
+    played = 0
+    while not game.finished and (count is None or played < count):
+        move = pick_move({"legal_moves": game.legal_moves()}, rng)
+        match, game = services.play_move(table.pk, users[game.to_move], match.seq, move)
+        played += 1
+    table.refresh_from_db()
+    match.refresh_from_db()
+    return match
+
+
+def finished_match(creator, others, rules="septica", options=None, private=False, seed=1) -> Match:
+    return play_moves(seated_table(creator, others, rules, options, private), seed=seed)
+
+
+def fix_deck(table: Table, seed: int = 7, decks=None) -> None:
+    """Replace a started match's deal with a known one (for scripted tests)."""
+    match = table.match
+    match.refresh_from_db()
+    game = rules_for(table.rules).new_game(players=table.players, options=table.options, seed=seed, decks=decks)
+    Match.objects.filter(pk=match.pk).update(state=game.to_state(), to_move=game.to_move)
+
+
+def card_codes_in(value) -> Iterator[str]:
+    if isinstance(value, str):
+        if is_card_code(value):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from card_codes_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from card_codes_in(item)
+
+
+class HiddenCardWatch:
+    """Checks that no answer shows a card hidden from its viewer.
+
+    A card is hidden from a seat when it sits in another hand or in the stock,
+    unless everybody saw it earlier in this deal (played, turned up, taken
+    out): those are collected from the spectator's view after every move.
+    """
+
+    def __init__(self) -> None:
+        self.deal = None
+        self.public: set[str] = set()
+
+    def saw_spectator_view(self, view: dict) -> None:
+        if view["deal"] != self.deal:
+            self.deal, self.public = view["deal"], set()
+        self.public.update(card_codes_in(view))
+
+    def check(self, answer: dict, seat: int | None, state: dict) -> None:
+        hidden = set(state["stock"])
+        for other, hand in enumerate(state["hands"]):
+            if other != seat:
+                hidden.update(hand)
+        leaked = (set(card_codes_in(answer)) & hidden) - self.public
+        assert not leaked, f"seat {seat} was shown hidden cards {sorted(leaked)}"
+
+
+def pick_move(view: dict, rng: random.Random) -> dict:
+    """A random legal move, playing a card when it can (as people do), so matches end sooner."""
+    plays = [move for move in view["legal_moves"] if move["type"] == "play"]
+    return rng.choice(plays or view["legal_moves"])

@@ -1,0 +1,292 @@
+"""People who are away from their table hear by e-mail that it is their move."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+from django.conf import settings as django_settings
+from django.core import mail
+
+from games import emails
+from games.models import Match, Seat
+from games.tasks_email import your_move_email
+from tests.play import play_moves, start_table
+
+
+@pytest.fixture(autouse=True)
+def fresh_limits(settings, monkeypatch):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.SITE_URL = "https://septica.example"
+    settings.YOUR_MOVE_EMAILS_PER_DAY = 20
+    # Ids come back in SQLite tests and the cache outlives a test: count each test's days apart.
+    day_key, test_run = emails.day_key, uuid.uuid4().hex
+    monkeypatch.setattr(emails, "day_key", lambda user_id: f"{day_key(user_id)}:{test_run}")
+
+
+@pytest.fixture
+def nobody_present(monkeypatch):
+    monkeypatch.setattr(emails, "is_present", lambda table_id, user_id: False)
+
+
+def bobs_move(alice, bob, **table_options):
+    """A started two-player table where it is now Bob's move."""
+    table = start_table(alice, [bob], **table_options)
+    bob_seat = Seat.objects.get(table=table, user=bob).number
+    match = Match.objects.get(pk=table.pk)
+    while match.to_move != bob_seat:
+        match = play_moves(table, 1, seed=match.seq)
+    return table, match
+
+
+def move_until_bob_again(table, bob):
+    bob_seat = Seat.objects.get(table=table, user=bob).number
+    match = play_moves(table, 1)
+    while match.to_move != bob_seat:
+        match = play_moves(table, 1, seed=match.seq)
+    return match
+
+
+def test_bob_gets_one_email_with_the_table_link_when_it_is_his_move_and_he_is_away(alice, bob, nobody_present):
+    table, match = bobs_move(alice, bob)
+
+    assert your_move_email(match.pk, match.seq) is True
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["bob@example.com"]
+    assert f"https://septica.example/tables/{table.pk}/" in message.body
+    assert message.subject == "Your move in Șeptică against Alice"
+    assert "Hello Bob" in message.body
+    assert f"It is your move at table {table.pk}" in message.body
+    assert "Time left for this move:" in message.body
+    html, mimetype = message.alternatives[0]
+    assert mimetype == "text/html"
+    assert f'href="https://septica.example/tables/{table.pk}/"' in html
+    assert "Alice" in html
+
+
+def test_the_email_shows_no_card_of_anybody(alice, bob, nobody_present):
+    from tests.play import card_codes_in
+
+    _, match = bobs_move(alice, bob)
+
+    your_move_email(match.pk, match.seq)
+
+    words = mail.outbox[0].body.split() + mail.outbox[0].alternatives[0][0].split()
+    assert list(card_codes_in(words)) == []
+
+
+def test_bob_gets_no_email_while_he_is_at_the_table(alice, bob):
+    presence = pytest.importorskip("games.presence")
+    _, match = bobs_move(alice, bob)
+    key = presence.person_key(match.pk, bob.pk)
+    presence.arrive(key)  # what his open socket at the table does
+    try:
+        assert your_move_email(match.pk, match.seq) is False
+    finally:
+        presence.leave(key)
+
+    assert mail.outbox == []
+    assert your_move_email(match.pk, match.seq) is True, "once he has left, he hears of it"
+
+
+def test_alice_gets_no_email_for_bobs_move(alice, bob, nobody_present):
+    _, match = bobs_move(alice, bob)
+
+    your_move_email(match.pk, match.seq)
+
+    assert [message.to for message in mail.outbox] == [["bob@example.com"]]
+
+
+def test_a_second_move_within_the_hour_sends_no_second_email(alice, bob, nobody_present):
+    table, match = bobs_move(alice, bob)
+    your_move_email(match.pk, match.seq)
+
+    match = move_until_bob_again(table, bob)
+    assert your_move_email(match.pk, match.seq) is False
+
+    assert len(mail.outbox) == 1
+
+
+def test_no_email_once_the_match_has_moved_on(alice, bob, nobody_present):
+    table, match = bobs_move(alice, bob)
+    seq = match.seq
+    play_moves(table, 1)
+
+    assert your_move_email(match.pk, seq) is False
+
+    assert mail.outbox == []
+
+
+def test_the_daily_limit_stops_the_emails(alice, bob, make_user, settings, nobody_present):
+    settings.YOUR_MOVE_EMAILS_PER_DAY = 2
+    opponents = [alice] + [make_user(f"opponent{n}") for n in range(2)]
+
+    for opponent in opponents:
+        _, match = bobs_move(opponent, bob)
+        your_move_email(match.pk, match.seq)
+
+    assert len(mail.outbox) == 2
+
+
+def test_bob_gets_none_when_he_turned_them_off(alice, bob, nobody_present):
+    bob.email_on_your_move = False
+    bob.save(update_fields=["email_on_your_move"])
+    _, match = bobs_move(alice, bob)
+
+    assert your_move_email(match.pk, match.seq) is False
+
+    assert mail.outbox == []
+
+
+def test_nobody_without_an_email_address_is_mailed(alice, bob, nobody_present):
+    bob.email = ""
+    bob.save(update_fields=["email"])
+    _, match = bobs_move(alice, bob)
+
+    assert your_move_email(match.pk, match.seq) is False
+
+    assert mail.outbox == []
+
+
+def test_no_email_while_a_bot_stands_in_for_bob(alice, bob, nobody_present):
+    table, match = bobs_move(alice, bob)
+    Seat.objects.filter(table=table, user=bob).update(standing_in=True)
+
+    assert your_move_email(match.pk, match.seq) is False
+
+    assert mail.outbox == []
+
+
+def test_the_task_delivered_twice_sends_one_email(alice, bob, nobody_present):
+    _, match = bobs_move(alice, bob)
+
+    your_move_email.apply(args=(match.pk, match.seq))
+    your_move_email.apply(args=(match.pk, match.seq))
+
+    assert len(mail.outbox) == 1
+
+
+def test_a_failed_send_is_released_so_a_retry_can_send_it(alice, bob, nobody_present, monkeypatch):
+    _, match = bobs_move(alice, bob)
+
+    def broken(self, fail_silently=False):
+        raise OSError("the mail server is down")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
+        with pytest.raises(OSError):
+            emails.send_if_away(match.pk, match.seq)
+    assert emails.send_if_away(match.pk, match.seq) is True
+
+    assert len(mail.outbox) == 1
+
+
+def test_a_finished_match_queues_nothing(monkeypatch):
+    queued = []
+    monkeypatch.setattr(your_move_email, "apply_async", lambda *args, **kwargs: queued.append(args))
+
+    emails.after_match_changed(1, 40, None)
+
+    assert queued == []
+
+
+def test_a_change_queues_the_check_after_the_delay(monkeypatch, settings):
+    settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 45
+    queued = []
+    monkeypatch.setattr(your_move_email, "apply_async", lambda args, countdown: queued.append((args, countdown)))
+
+    emails.after_match_changed(7, 3, 1)
+
+    assert [(args[:2], countdown) for args, countdown in queued] == [((7, 3), 45)]
+
+
+def test_a_task_for_an_earlier_match_with_the_same_id_sends_nothing(alice, bob, nobody_present):
+    _, match = bobs_move(alice, bob)
+    queued_before_it_started = match.started_at.timestamp() - 60
+
+    assert your_move_email(match.pk, match.seq, queued_before_it_started) is False
+
+    assert mail.outbox == []
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(not django_settings.CELERY_EMBEDDED_WORKER, reason="the worker is another process on Redis")
+def test_the_worker_mails_bob_after_the_delay(running_worker, alice, bob, settings, nobody_present):
+    settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 1
+    table, match = bobs_move(alice, bob)
+    queued = time.monotonic()
+
+    emails.after_match_changed(match.pk, match.seq, match.to_move)
+
+    deadline = time.monotonic() + 20
+    while not mail.outbox and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(mail.outbox) == 1, "the worker sent no e-mail"
+    assert time.monotonic() - queued >= 0.9, "the delay was not respected"
+    assert f"/tables/{table.pk}/" in mail.outbox[0].body
+
+
+@pytest.fixture
+def queued_checks(monkeypatch, settings):
+    """The your-move checks queued, as ((match id, seq), countdown) pairs."""
+    settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 60
+    queued = []
+    monkeypatch.setattr(your_move_email, "apply_async", lambda args, countdown: queued.append((args[:2], countdown)))
+    return queued
+
+
+def moves_until_bobs_turn(table, bob, capture_on_commit):
+    """Moves (committed, with their on-commit work run) until it is Bob's move again."""
+    bob_seat = Seat.objects.get(table=table, user=bob).number
+    match = Match.objects.get(pk=table.pk)
+    while True:
+        with capture_on_commit(execute=True):
+            match = play_moves(table, 1, seed=match.seq)
+        if match.to_move == bob_seat:
+            return match
+
+
+def test_alices_move_queues_bobs_email_check_after_commit(
+    alice, bob, queued_checks, nobody_present, django_capture_on_commit_callbacks
+):
+    match = moves_until_bobs_turn(start_table(alice, [bob]), bob, django_capture_on_commit_callbacks)
+
+    assert queued_checks[-1] == ((match.pk, match.seq), 60)
+
+
+def test_no_check_is_queued_while_bob_sits_at_the_table(alice, bob, queued_checks, django_capture_on_commit_callbacks):
+    from games import presence
+
+    table = start_table(alice, [bob])
+    key = presence.person_key(table.pk, bob.pk)
+    presence.arrive(key)  # his open socket
+    try:
+        match = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+    finally:
+        presence.leave(key)
+
+    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks]
+
+
+def test_no_check_is_queued_for_bob_who_turned_the_emails_off(
+    alice, bob, queued_checks, nobody_present, django_capture_on_commit_callbacks
+):
+    bob.email_on_your_move = False
+    bob.save(update_fields=["email_on_your_move"])
+
+    match = moves_until_bobs_turn(start_table(alice, [bob]), bob, django_capture_on_commit_callbacks)
+
+    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks]
+
+
+def test_the_email_is_rendered_in_bobs_profile_language(alice, bob, nobody_present):
+    bob.preferred_language = "ro"
+    bob.save(update_fields=["preferred_language"])
+    _, match = bobs_move(alice, bob)
+
+    your_move_email(match.pk, match.seq)
+
+    assert '<html lang="ro">' in mail.outbox[0].alternatives[0][0]

@@ -1,0 +1,38 @@
+"""Tasks and countdowns really run, embedded and on Redis."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.cache import cache
+
+from septica_site.tasks import HEARTBEAT_KEY, heartbeat, seconds_since_heartbeat
+
+
+def wait_for(condition, timeout: float = 20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_the_worker_runs_a_task_after_its_countdown(running_worker):
+    cache.delete(HEARTBEAT_KEY)
+    sent = time.monotonic()
+
+    heartbeat.apply_async(countdown=1)
+
+    assert seconds_since_heartbeat() is None
+    assert wait_for(lambda: cache.get(HEARTBEAT_KEY) is not None), "the task never ran"
+    assert time.monotonic() - sent >= 0.9, "the countdown was not respected"
+
+
+def test_healthz_shows_how_long_ago_a_worker_was_seen(running_worker, client, db):
+    heartbeat.delay()
+    assert wait_for(lambda: cache.get(HEARTBEAT_KEY) is not None)
+
+    body = client.get("/healthz").json()
+
+    assert 0 <= body["broker"]["seconds_since_worker_heartbeat"] < 20
