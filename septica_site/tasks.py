@@ -9,9 +9,13 @@ HEARTBEAT_KEY = "septica:worker-heartbeat"
 
 
 @shared_task(ignore_result=True)
-def heartbeat() -> None:
-    """Note that a worker is alive; /healthz shows how long ago one was."""
-    cache.set(HEARTBEAT_KEY, time.time(), timeout=None)
+def heartbeat(key: str = HEARTBEAT_KEY) -> None:
+    """Note that a worker is alive; /healthz shows how long ago one was.
+
+    `key` lets a caller watch for its own beat: beat sends this task every
+    30 seconds, and that periodic one must not be mistaken for theirs.
+    """
+    cache.set(key, time.time(), timeout=None)
 
 
 def seconds_since_heartbeat() -> float | None:
