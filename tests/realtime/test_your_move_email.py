@@ -216,8 +216,10 @@ def test_a_task_for_an_earlier_match_with_the_same_id_sends_nothing(alice, bob, 
 @pytest.mark.skipif(not django_settings.CELERY_EMBEDDED_WORKER, reason="the worker is another process on Redis")
 def test_the_worker_mails_bob_after_the_delay(running_worker, alice, bob, settings, nobody_present):
     settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 1
-    table, match = bobs_move(alice, bob)
+    # The commits of the moves queue checks too (this test commits), so the
+    # delay counts from before the first of them.
     queued = time.monotonic()
+    table, match = bobs_move(alice, bob)
 
     emails.after_match_changed(match.pk, match.seq, match.to_move)
 
