@@ -9,6 +9,13 @@ A move changes only the match row (and the table's status, when it ends the
 match): every change to seats is announced as "table changed", which loads
 everything again. So after a move, a process that holds the table's earlier
 state reads just that row and keeps the rest.
+
+A snapshot is a tree of rows (table -> match, table -> seats -> people), with
+no reference back up: Django caches `seat.table` and `match.table` when it
+loads them, and those cycles made every replaced snapshot wait for the
+cyclic garbage collector. At a busy server its pauses (tens of milliseconds,
+every couple of seconds) were the slowest pushes; a tree is freed by
+reference counting the moment the last socket lets go of it.
 """
 
 from __future__ import annotations
@@ -17,8 +24,11 @@ import asyncio
 import copy
 from dataclasses import dataclass, field
 
+from django.db.models import QuerySet
+
 from .. import move_rows
 from ..api import tables_with_seats
+from ..engine import rules_for
 from ..models import Seat, Table
 from ..services import _cache_seats, game_of
 from .base import db
@@ -26,9 +36,13 @@ from .base import db
 
 @dataclass(frozen=True)
 class Snapshot:
-    table: Table
+    table: Table  # with its match and seats cached; see `as_tree`
     game: object | None  # the engine game, None before the cards are dealt
     words: dict = field(default_factory=dict, compare=False, repr=False)  # presenters.table_summary's cache
+
+    @classmethod
+    def of(cls, table: Table, game) -> Snapshot:
+        return cls(as_tree(table), game)
 
     @property
     def seq(self) -> int:
@@ -37,6 +51,25 @@ class Snapshot:
     @property
     def seated(self) -> list[tuple[int, int]]:
         return [(seat.number, seat.user_id) for seat in self.table.seats.all() if seat.user_id is not None]
+
+
+def as_tree(table: Table) -> Table:
+    """`table` without the cached references back to it (from its seats and its match).
+
+    What reads a snapshot (the presenters, `may_watch`, `seated`) goes from
+    the table down, never back up, so nothing misses them."""
+    seats = list(table.seats.all())
+    for seat in seats:
+        seat._state.fields_cache.pop("table", None)
+    # The related manager's queryset names the table in its filter; a bare
+    # one holding the same rows does not.
+    cached = QuerySet(model=Seat)
+    cached._result_cache, cached._prefetch_done = seats, True
+    table._prefetched_objects_cache = {**table._prefetched_objects_cache, "seats": cached}
+    match = table._state.fields_cache.get("match")
+    if match is not None:
+        match._state.fields_cache.pop("table", None)
+    return table
 
 
 def load_snapshot(table_id: int) -> Snapshot | None:
@@ -56,7 +89,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         if table is None:
             return None
         list(table.seats.all())  # prefetched now, in this thread, never later on the event loop
-    return Snapshot(table, game_of(table.match) if table.match.state is not None else None)
+    return Snapshot.of(table, game_of(table.match) if table.match.state is not None else None)
 
 
 def load_moved(known: Snapshot) -> Snapshot | None:
@@ -72,9 +105,8 @@ def load_moved(known: Snapshot) -> Snapshot | None:
     match = copy.copy(known.table.match)
     for name, value in fields.items():
         setattr(match, name, value)
-    match._state.fields_cache["table"] = table
     table._state.fields_cache["match"] = match
-    return Snapshot(table, game_of(match) if match.state is not None else None)
+    return Snapshot.of(table, rules_for(table.rules).from_state(match.state) if match.state is not None else None)
 
 
 _recent: dict[int, Snapshot] = {}

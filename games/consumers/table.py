@@ -124,8 +124,9 @@ class TableConsumer(SepticaConsumer):
         match, game = services.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
-        snapshots.remember(snapshots.Snapshot(table, game))  # the others here need not read it again
-        return table_json(table, self.user, game=game)
+        snapshot = snapshots.Snapshot.of(table, game)
+        snapshots.remember(snapshot)  # the others here need not read it again
+        return table_json(snapshot.table, self.user, game=game, words_cache=snapshot.words)
 
     def _current_seq(self) -> int | None:
         return Match.objects.filter(pk=self.table_id).values_list("seq", flat=True).first()
