@@ -113,7 +113,7 @@ else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
         "default": {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": "septica_site.db_backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH") or VAR_DIR / "septica.sqlite3",
             # Keep each thread's connection: opening one (and its PRAGMAs) for
             # every request or websocket database call cost more than the move.

@@ -45,7 +45,7 @@ def free_port() -> int:
 def test_database_url() -> str:
     """A URL for the database this test run uses (pytest-django's test database)."""
     db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         return f"sqlite:///{Path(db['NAME']).resolve()}"
     auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"

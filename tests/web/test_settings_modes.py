@@ -51,7 +51,7 @@ def test_with_nothing_set_it_runs_embedded(tmp_path):
 
     assert result.returncode == 0, result.stderr
     shown = json.loads(result.stdout)
-    assert shown["engine"] == "django.db.backends.sqlite3"
+    assert shown["engine"] == "septica_site.db_backends.sqlite3"  # Django's, with writers queued
     assert "journal_mode=WAL" in shown["init"]
     assert shown["name"].startswith(str(tmp_path / "var"))
     assert shown["layer"] == "septica_site.channel_layers.LocalChannelLayer"
