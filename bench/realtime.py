@@ -148,6 +148,7 @@ class Tally:
     stuck: int = 0  # moves whose answer never came within STUCK_SECONDS
     refusals: dict[str, int] = field(default_factory=dict)  # why sockets could not connect
     cpu_seconds: float = 0.0  # the servers' CPU time while the moves ran
+    client_cpu_seconds: float = 0.0  # this process's (the clients') CPU time meanwhile
 
 
 def make_matches(level: int, count: int, players: int, ports: list[int]) -> list[Match]:
@@ -278,10 +279,11 @@ async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambd
     await asyncio.sleep(0.5)  # let the presence messages of the connects pass
     rng = random.Random(len(matches))
     counting[0] = True
-    started, cpu_started = time.monotonic(), cpu()
+    started, cpu_started, client_started = time.monotonic(), cpu(), time.process_time()
     await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng) for match in matches))
     elapsed = time.monotonic() - started
     tally.cpu_seconds = cpu() - cpu_started
+    tally.client_cpu_seconds = time.process_time() - client_started
     await asyncio.sleep(1.0)  # the last moves' pushes (counted, but not their moves per second)
     counting[0] = False
     for task in listeners:
@@ -343,6 +345,7 @@ def run_setup(args) -> int:
                 print(
                     f"{'':>8} servers' CPU while moving: {tally.cpu_seconds:.1f} s in {elapsed:.0f} s, "
                     f"{tally.cpu_seconds * 1000 / max(tally.moves, 1):.1f} ms per move; "
+                    f"the clients' CPU {tally.client_cpu_seconds:.1f} s; "
                     f"machine load {os.getloadavg()[0]:.1f}",
                     flush=True,
                 )
