@@ -25,11 +25,16 @@ second: on every tick the player to move sends ``{"type": "move", ...}``
 over its socket, a legal move picked at random from its own view, unless
 its previous move is still unanswered (the tick is then counted as missed).
 
-Latency is measured from the moment a move is sent to the moment each
-other player's socket receives the view with the new seq (so it includes
-the commit, which a client cannot see). ``own`` is the same for the mover's
-own new view (the move's round trip). ``moves/s`` counts moves whose new seq
-reached the mover, over the level's time budget.
+Latency (``p50``..``max``, the issue's measure) runs from a move's commit to
+the moment each other player's socket receives the view with the new seq.
+The client reads when the move was stored from the view itself: the new
+turn's deadline is the server's clock at the move plus the table's time per
+move (a day here), taken just before the move is written and committed, so
+this counts a little more than commit-to-push, never less. ``sent p99`` runs
+from the moment the mover's client sent the move instead, so it adds the
+move's own handling before the commit; ``own p99`` is the mover's round
+trip. ``moves/s`` counts moves whose new seq reached the mover, over the
+level's time budget.
 
 Targets (issue #5, on this 2-core machine): p99 under 50 ms at 200
 matches (800 sockets), and at least 200 moves per second sustained. The
@@ -47,6 +52,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -59,6 +65,7 @@ BENCH_DB = "septica_realtime_bench"
 HOST = "127.0.0.1"
 FIRST_PORT = {"redis": 8201, "embedded": 8211}
 TARGET_P99_MS, TARGET_MOVES_PER_S, TARGET_MATCHES = 50.0, 200.0, 200
+SECONDS_PER_MOVE = 86400  # a day: no turn times out while the bench runs
 CONNECTS_AT_ONCE = 20
 CONNECT_ATTEMPTS = 3
 STUCK_SECONDS = 5.0
@@ -139,6 +146,7 @@ class Match:
 @dataclass
 class Tally:
     pushes: list[float] = field(default_factory=list)  # ms, move sent -> another player's new view
+    from_commit: list[float] = field(default_factory=list)  # ms, move stored -> another player's new view
     own: list[float] = field(default_factory=list)  # ms, move sent -> the mover's new view
     moves: int = 0
     missed_ticks: int = 0
@@ -167,7 +175,7 @@ def make_matches(level: int, count: int, players: int, ports: list[int]) -> list
             for seat in range(players)
         ]
         table = services.create_table(
-            users[0], rules="septica", players=players, options={"match": "first-to-10"}, seconds_per_move=86400
+            users[0], rules="septica", players=players, options={"match": "first-to-10"}, seconds_per_move=SECONDS_PER_MOVE
         )
         for user in users[1:]:
             services.join_table(table.pk, user)
@@ -212,10 +220,10 @@ async def listen(match: Match, player: Player, tally: Tally, counting: list[bool
     try:
         while True:
             message = await player.socket.recv_json()
-            arrived = time.perf_counter()
+            arrived, arrived_at = time.perf_counter(), time.time()
             kind = message.get("type")
             if kind == "view":
-                seen(match, player, message, arrived, tally if counting[0] else None)
+                seen(match, player, message, (arrived, arrived_at), tally if counting[0] else None)
             elif kind == "error":
                 tally.errors[message.get("status")] = tally.errors.get(message.get("status"), 0) + 1
                 if match.in_flight is not None and player.view and player.view["to_move"] == player.seat:
@@ -225,7 +233,9 @@ async def listen(match: Match, player: Player, tally: Tally, counting: list[bool
         tally.closed += 1
 
 
-def seen(match: Match, player: Player, message: dict, arrived: float, tally: Tally | None) -> None:
+def seen(match: Match, player: Player, message: dict, arrival: tuple[float, float], tally: Tally | None) -> None:
+    """Take a view the player's socket received; `arrival` is (perf_counter, wall clock) when it came."""
+    arrived, arrived_at = arrival
     seq = message["seq"]
     if seq <= player.seq:
         return
@@ -235,10 +245,20 @@ def seen(match: Match, player: Player, message: dict, arrived: float, tally: Tal
     mover = match.in_flight == seq - 1 and player.seat == match.players_moving
     if sent is not None and tally is not None:
         (tally.own if mover else tally.pushes).append((arrived - sent) * 1000)
+        stored = stored_at(message)
+        if not mover and stored is not None:
+            tally.from_commit.append((arrived_at - stored) * 1000)
     if mover:
         match.in_flight = None
         if tally is not None:
             tally.moves += 1
+
+
+def stored_at(view: dict) -> float | None:
+    """When the server stored the move that led to this view (wall clock), from its new deadline."""
+    if not view.get("deadline"):
+        return None  # the match ended: no turn, no deadline
+    return datetime.fromisoformat(view["deadline"]).timestamp() - SECONDS_PER_MOVE
 
 
 async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: random.Random) -> None:
@@ -295,13 +315,13 @@ async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambd
 # --- the report ----------------------------------------------------------------------------------
 HEADER = (
     f"{'setup':>8} {'matches':>7} {'sockets':>7} {'offered/s':>9} {'moves/s':>8} "
-    f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'own p99':>7} {'pushes':>7} "
+    f"{'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'sent p99':>8} {'own p99':>7} {'pushes':>7} "
     f"{'missed':>6} {'stuck':>5} {'errors':>8} {'closed':>6}  targets"
 )
 
 
 def row(setup: str, matches: list[Match], rate: float, tally: Tally, elapsed: float) -> str:
-    pushes = sorted(tally.pushes)
+    pushes = sorted(tally.from_commit)
     sockets = sum(player.socket is not None for match in matches for player in match.players)
     moves_per_s = tally.moves / elapsed if elapsed else 0.0
     p99 = moves.percentile(pushes, 99)
@@ -315,7 +335,8 @@ def row(setup: str, matches: list[Match], rate: float, tally: Tally, elapsed: fl
     return (
         f"{setup:>8} {len(matches):>7} {sockets:>7} {rate * len(matches):>9.0f} {moves_per_s:>8.1f} "
         f"{moves.percentile(pushes, 50):>7.1f} {moves.percentile(pushes, 95):>7.1f} {p99:>7.1f} "
-        f"{(pushes[-1] if pushes else 0):>7.1f} {moves.percentile(sorted(tally.own), 99):>7.1f} {len(pushes):>7} "
+        f"{(pushes[-1] if pushes else 0):>7.1f} {moves.percentile(sorted(tally.pushes), 99):>8.1f} "
+        f"{moves.percentile(sorted(tally.own), 99):>7.1f} {len(pushes):>7} "
         f"{tally.missed_ticks:>6} {tally.stuck:>5} {errors:>8} {tally.closed + tally.refused:>6}  {'; '.join(flags)}"
     )
 
@@ -403,7 +424,7 @@ def main() -> int:
         return run_setup(args)
     print(
         f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; {args.players} sockets per match, "
-        f"{args.rate:g} moves/s per match, {args.seconds:g} s per level; latency = move sent -> other players' push",
+        f"{args.rate:g} moves/s per match, {args.seconds:g} s per level; latency = move stored -> other players' push",
         flush=True,
     )
     print(HEADER, flush=True)
