@@ -18,6 +18,10 @@ from games.models import Match, Seat
 from .tables import current_game, log_in, started_septica_table
 
 DESKTOP = {"width": 1280, "height": 900}
+# How long a pushed move may take to show. A live page polls only every
+# 30 s as a safety net (static/js/table.js), so a move seen sooner came over
+# the socket; the margin is for a busy CI machine, not for the push.
+SOCKET_MS = 8_000
 
 
 
@@ -72,7 +76,7 @@ def test_a_card_played_at_one_page_appears_on_the_other_without_a_reload(asgi_li
 
     play(mover, card)
 
-    expect(watcher.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=2_000)
+    expect(watcher.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=SOCKET_MS)
     after = current_game(table)
     assert sorted(hand_on(watcher)) == sorted(after.view(watcher_seat)["hand"])
     if watcher is bob_page:
@@ -140,7 +144,7 @@ def test_a_page_heals_itself_after_the_server_restarts(asgi_live_server, new_con
 
     card = next(m["card"] for m in current_game(table).legal_moves() if m["type"] == "play")
     play(mover, card)
-    expect(watcher.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=2_000)
+    expect(watcher.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=SOCKET_MS)
 
 
 @pytest.mark.browser
@@ -156,10 +160,10 @@ def test_a_card_refused_over_the_socket_comes_back_to_the_hand_with_the_reason(a
     game = current_game(table)
     led = game.view(leader_seat)["hand"][0]
     play(leader, led)
-    expect(other.locator(f'#trick [data-card="{led}"]')).to_be_visible(timeout=2_000)
+    expect(other.locator(f'#trick [data-card="{led}"]')).to_be_visible(timeout=SOCKET_MS)
     answer = next(c for c in current_game(table).view(other_seat)["hand"] if c[0] not in (led[0], "7"))
     play(other, answer)
-    expect(leader.locator(f'#trick [data-card="{answer}"]')).to_be_visible(timeout=2_000)
+    expect(leader.locator(f'#trick [data-card="{answer}"]')).to_be_visible(timeout=SOCKET_MS)
     seq = Match.objects.get(pk=table.pk).seq
 
     stuck = current_game(table).view(leader_seat)["hand"][0]
@@ -192,7 +196,7 @@ def test_a_person_a_bot_stands_in_for_sees_it_and_takes_the_seat_back(asgi_live_
 
     expect(notice).to_be_hidden()
     expect(other.locator(f'#seats [data-seat="{waiting_seat}"]')).not_to_contain_text("bot standing in",
-                                                                                         timeout=2_000)
+                                                                                         timeout=SOCKET_MS)
     assert not Seat.objects.get(pk=waiting.pk).standing_in
 
 
@@ -213,7 +217,7 @@ def test_a_card_lands_with_a_short_animation_unless_the_person_asks_for_less_mot
     card = next(m["card"] for m in current_game(table).legal_moves() if m["type"] == "play")
     play(mover, card)
     for page in (calm, spectator):
-        expect(page.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=2_000)
+        expect(page.locator(f'#trick [data-card="{card}"]')).to_be_visible(timeout=SOCKET_MS)
     assert animation_of(spectator, card) == "card-lands"
     assert animation_of(calm, card) == "none"
     expect(mover.locator("#spectators")).to_have_text("1 watching")
