@@ -65,7 +65,7 @@ def as_tree(table: Table) -> Table:
     # one holding the same rows does not.
     cached = QuerySet(model=Seat)
     cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {**table._prefetched_objects_cache, "seats": cached}
+    table._prefetched_objects_cache = {**getattr(table, "_prefetched_objects_cache", {}), "seats": cached}
     match = table._state.fields_cache.get("match")
     if match is not None:
         match._state.fields_cache.pop("table", None)
