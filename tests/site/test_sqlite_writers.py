@@ -23,7 +23,6 @@ def database(tmp_path, django_db_blocker):
 
 
 def _database(path):
-
     def connect(timeout: float = 20):
         handler = ConnectionHandler({"default": {
             "ENGINE": "septica_site.db_backends.sqlite3",

@@ -32,12 +32,13 @@ def write_lock(name: str) -> threading.Lock:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
-    _holds_write_lock = False
+    _held_write_lock: threading.Lock | None = None
 
     def _start_transaction_under_autocommit(self):
         lock = write_lock(str(self.settings_dict["NAME"]))
         timeout = float(self.settings_dict["OPTIONS"].get("timeout", 5))
-        self._holds_write_lock = lock.acquire(timeout=timeout)
+        if lock.acquire(timeout=timeout):
+            self._held_write_lock = lock
         try:
             super()._start_transaction_under_autocommit()
         except BaseException:
@@ -63,6 +64,6 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self._release_write_lock()
 
     def _release_write_lock(self) -> None:
-        if self._holds_write_lock:
-            self._holds_write_lock = False
-            write_lock(str(self.settings_dict["NAME"])).release()
+        lock, self._held_write_lock = self._held_write_lock, None
+        if lock is not None:
+            lock.release()
