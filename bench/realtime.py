@@ -157,6 +157,8 @@ class Tally:
     refusals: dict[str, int] = field(default_factory=dict)  # why sockets could not connect
     cpu_seconds: float = 0.0  # the servers' CPU time while the moves ran
     client_cpu_seconds: float = 0.0  # this process's (the clients') CPU time meanwhile
+    database_cpu_seconds: float = 0.0  # PostgreSQL's processes' CPU time meanwhile (redis setup)
+    machine_cpu_seconds: float = 0.0  # every core's busy time meanwhile, whoever used it
 
 
 def make_matches(level: int, count: int, players: int, ports: list[int]) -> list[Match]:
@@ -300,10 +302,13 @@ async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambd
     rng = random.Random(len(matches))
     counting[0] = True
     started, cpu_started, client_started = time.monotonic(), cpu(), time.process_time()
+    database_started, machine_started = database_cpu_seconds(), machine_busy_seconds()
     await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng) for match in matches))
     elapsed = time.monotonic() - started
     tally.cpu_seconds = cpu() - cpu_started
     tally.client_cpu_seconds = time.process_time() - client_started
+    tally.database_cpu_seconds = database_cpu_seconds() - database_started
+    tally.machine_cpu_seconds = machine_busy_seconds() - machine_started
     await asyncio.sleep(1.0)  # the last moves' pushes (counted, but not their moves per second)
     counting[0] = False
     for task in listeners:
@@ -363,13 +368,7 @@ def run_setup(args) -> int:
                 servers_cpu = partial(cpu_seconds, running.processes)
                 tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu))
                 print(row(args.setup, matches, args.rate, tally, elapsed), flush=True)
-                print(
-                    f"{'':>8} servers' CPU while moving: {tally.cpu_seconds:.1f} s in {elapsed:.0f} s, "
-                    f"{tally.cpu_seconds * 1000 / max(tally.moves, 1):.1f} ms per move; "
-                    f"the clients' CPU {tally.client_cpu_seconds:.1f} s; "
-                    f"machine load {os.getloadavg()[0]:.1f}",
-                    flush=True,
-                )
+                print(cpu_report(args.setup, tally, elapsed), flush=True)
                 if tally.refusals:
                     print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
             moved = MatchRow.objects.filter(seq__gt=0).count()
@@ -379,16 +378,51 @@ def run_setup(args) -> int:
     return 0
 
 
+def cpu_report(setup: str, tally: Tally, elapsed: float) -> str:
+    """Where the cores went while the moves ran, in ms of CPU per move."""
+    per_move = 1000 / max(tally.moves, 1)
+    parts = [f"servers {tally.cpu_seconds * per_move:.1f}"]
+    if setup == "redis":
+        parts.append(f"PostgreSQL {tally.database_cpu_seconds * per_move:.1f}")
+    parts.append(f"clients {tally.client_cpu_seconds * per_move:.1f}")
+    return (
+        f"{'':>8} CPU per move: {', '.join(parts)} ms; the whole machine {tally.machine_cpu_seconds * per_move:.1f} ms "
+        f"({100 * tally.machine_cpu_seconds / max(elapsed * (os.cpu_count() or 1), 1e-9):.0f}% of its "
+        f"{os.cpu_count()} cores busy); load {os.getloadavg()[0]:.1f}"
+    )
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process so far (Linux /proc); 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(processes) -> float:
-    """User + system CPU time of the server processes so far (Linux /proc)."""
+    """The server processes' CPU time so far."""
+    return sum(process_cpu_seconds(process.pid) for process in processes)
+
+
+def database_cpu_seconds() -> float:
+    """The CPU time so far of the processes named postgres on this machine (each connection has one)."""
     total = 0.0
-    for process in processes:
-        try:
-            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if entry.joinpath("comm").read_text().strip() == "postgres":
+                    total += process_cpu_seconds(int(entry.name))
+            except OSError:
+                continue
     return total
+
+
+def machine_busy_seconds() -> float:
+    """Every core's non-idle time so far (/proc/stat: all but idle and iowait)."""
+    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(values[:8]) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def purge_queued_tasks() -> None:

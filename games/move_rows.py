@@ -12,6 +12,8 @@ The SQL is made from the models' own fields, and every value goes through
 those fields' adapters (writing) and converters (reading), so what is
 stored and read is exactly what the ORM would store and read, on
 PostgreSQL and on SQLite alike.
+
+On PostgreSQL the statements are prepared (games/prepared_sql.py).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections, router
 
 from .models import Match, Move, Seat, Table
+from .prepared_sql import cursor_for
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def locked_match_with_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     using = router.db_for_write(Match)
     connection = connections[using]
     read = _match_read(using)
-    with connection.cursor() as cursor:
+    with cursor_for(connection) as cursor:
         cursor.execute(read.sql, [match_id])
         rows = cursor.fetchall()
     if not rows:
@@ -177,7 +180,7 @@ def log_move_and_store(match: Match, old_seq: int, move: Move, finished: bool) -
     using = router.db_for_write(Match)
     connection = connections[using]
     writes = _writes(using)
-    with connection.cursor() as cursor:
+    with cursor_for(connection) as cursor:
         cursor.execute(writes.log_sql, [
             field.get_db_prep_save(getattr(move, field.attname), connection) for field in writes.log_fields
         ])
@@ -216,7 +219,7 @@ def moved_fields(match_id: int) -> tuple[dict, str] | None:
     using = router.db_for_read(Match)
     connection = connections[using]
     sql, match_part, table_part = _moved_read(using)
-    with connection.cursor() as cursor:
+    with cursor_for(connection) as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()
     if row is None:

@@ -107,6 +107,11 @@ if DATABASE_URL:
             "max_size": env_int("DATABASE_POOL_MAX", 10),
             "timeout": 10,
         }
+        # Pooled connections live as long as the process, so the move path's
+        # statements (games/move_rows.py) are prepared once per connection.
+        # Django turns psycopg's preparing off unless told; only cursors that
+        # bind on the server prepare, and the ORM's cursors bind on the client.
+        _database["OPTIONS"].setdefault("prepare_threshold", 5)
     _database.setdefault("TEST", {})["NAME"] = os.environ.get("DATABASE_TEST_NAME") or None
     DATABASES = {"default": _database}
 else:

@@ -3,8 +3,10 @@ what the ORM reads and writes, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
 
 from games import move_rows, services
@@ -14,6 +16,11 @@ from tests.play import play_moves, start_table
 
 def fields_of(instance) -> dict:
     return {field.attname: getattr(instance, field.attname) for field in instance._meta.concrete_fields}
+
+
+def time_zones_of(instance) -> dict:
+    """Each datetime field's time zone object: equal instants in other zones compare equal, these do not."""
+    return {name: value.tzinfo for name, value in fields_of(instance).items() if isinstance(value, datetime)}
 
 
 @pytest.mark.django_db
@@ -34,6 +41,10 @@ def test_the_locked_read_gives_the_match_table_seats_and_people_as_the_orm_does(
         fields_of(seat.user) if seat.user else None for seat in orm_seats
     ]
     assert [seat.user.display_name if seat.user else "bot" for seat in seats] == ["Alice", "Bob", "Carol", "bot"]
+    read = [match, match.table, *seats, *(seat.user for seat in seats if seat.user)]
+    by_orm = [orm_match, orm_match.table, *orm_seats, *(seat.user for seat in orm_seats if seat.user)]
+    assert [time_zones_of(row) for row in read] == [time_zones_of(row) for row in by_orm]
+    assert any(time_zones_of(row) for row in read)  # there were datetimes to compare
     assert all(seat.table is match.table for seat in seats)
     assert match.table.status == "playing" and match.state is not None
 
@@ -86,3 +97,20 @@ def test_the_snapshot_is_not_saved_over_a_later_one(alice, bob):
 
     assert Match.objects.get(pk=table.pk).state == state_now
     assert Move.objects.filter(match_id=table.pk).count() == 2
+
+
+@pytest.mark.django_db
+def test_on_postgresql_with_the_pool_the_move_statements_are_prepared(alice, bob):
+    if connection.vendor != "postgresql":
+        pytest.skip("preparing statements is PostgreSQL's; SQLite runs the same SQL unprepared")
+    table = start_table(alice, [bob])
+    play_moves(table, count=3)
+    assert move_rows.moved_fields(table.pk) is not None
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any("FOR UPDATE" in statement and '"games_seat"' in statement for statement in prepared)  # the locked read
+    assert any(statement.startswith('INSERT INTO "games_move"') for statement in prepared)
+    assert any(statement.startswith('UPDATE "games_match"') for statement in prepared)
+    assert len(prepared) == len(set(prepared))  # each once, however many moves ran
