@@ -64,7 +64,7 @@ def _fast_timestamp_loader(raw):
     djangos = raw.adapters.get_loader(oid, Format.TEXT)
     if getattr(djangos, "timezone", None) is not datetime.UTC:
         return None
-    if raw.info.parameter_status("TimeZone") not in (b"UTC", b"Etc/UTC"):
+    if raw.info.parameter_status("TimeZone") != "UTC":  # Django sets it so; the C loader then gives datetime.UTC
         return None
     fast = psycopg.adapters.get_loader(oid, Format.TEXT)
     return fast if fast is not djangos else None

@@ -3,13 +3,14 @@ what the ORM reads and writes, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
+import psycopg
 import pytest
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
 
-from games import move_rows, services
+from games import move_rows, prepared_sql, services
 from games.models import Actor, Match, Move, Seat
 from tests.play import play_moves, start_table
 
@@ -114,3 +115,19 @@ def test_on_postgresql_with_the_pool_the_move_statements_are_prepared(alice, bob
     assert any(statement.startswith('INSERT INTO "games_move"') for statement in prepared)
     assert any(statement.startswith('UPDATE "games_match"') for statement in prepared)
     assert len(prepared) == len(set(prepared))  # each once, however many moves ran
+
+
+@pytest.mark.django_db
+def test_on_postgresql_the_move_statements_timestamps_are_parsed_in_c_and_read_as_the_orm_does(alice, bob):
+    if connection.vendor != "postgresql":
+        pytest.skip("the timestamp loaders are psycopg's")
+    table = start_table(alice, [bob])
+    with prepared_sql.cursor_for(connection) as cursor:
+        loader = cursor.cursor.adapters.get_loader(psycopg.postgres.types["timestamptz"].oid, psycopg.pq.Format.TEXT)
+    assert loader.__module__.startswith("psycopg_binary")  # not Django's loader, parsed in Python
+
+    with transaction.atomic():
+        match, seats = move_rows.locked_match_with_seats(table.pk)
+    orm_match = Match.objects.get(pk=table.pk)
+    assert (match.started_at, match.deadline) == (orm_match.started_at, orm_match.deadline)
+    assert time_zones_of(match) == time_zones_of(orm_match) == {"deadline": UTC, "started_at": UTC}
