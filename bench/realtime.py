@@ -366,9 +366,11 @@ def run_setup(args) -> int:
                 matches = make_matches(level, level, args.players, running.ports)
                 connections.close_all()
                 servers_cpu = partial(cpu_seconds, running.processes)
+                reference_ms = reference_loop_ms()
                 tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu))
                 print(row(args.setup, matches, args.rate, tally, elapsed), flush=True)
                 print(cpu_report(args.setup, tally, elapsed), flush=True)
+                print(f"{'':>8} this core's speed just before: {reference_ms:.0f} ms for the reference loop", flush=True)
                 if tally.refusals:
                     print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
             moved = MatchRow.objects.filter(seq__gt=0).count()
@@ -390,6 +392,21 @@ def cpu_report(setup: str, tally: Tally, elapsed: float) -> str:
         f"({100 * tally.machine_cpu_seconds / max(elapsed * (os.cpu_count() or 1), 1e-9):.0f}% of its "
         f"{os.cpu_count()} cores busy); load {os.getloadavg()[0]:.1f}"
     )
+
+
+def reference_loop_ms() -> float:
+    """How long a fixed pure-Python loop takes here now, best of three (lower is faster).
+
+    The benchmark machine's speed drifts with its neighbours' load: the same
+    code ran this loop in 180 to 270 ms on one afternoon. Runs are comparable
+    only at a similar figure."""
+    best = float("inf")
+    for _ in range(3):
+        started, total = time.perf_counter(), 0
+        for number in range(1_000_000):
+            total += number * number % 7
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
 
 
 def process_cpu_seconds(pid: int) -> float:

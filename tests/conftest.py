@@ -78,7 +78,7 @@ def database_threads_let_go(django_db_setup, django_db_blocker):
     """At the end of the run, the sockets' database threads give back their
     connections, so the test database can be dropped."""
     yield
-    from games.consumers.base import close_database_threads_connections
+    from games.consumers.database import close_database_threads_connections
 
     with django_db_blocker.unblock():
         close_database_threads_connections()

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import orjson
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import connections
 from django.utils import translation
 
 from septica_site.languages import language_for_scope
@@ -28,36 +24,6 @@ CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
-
-
-# The sockets' database calls run on a few long-lived threads of their own, so
-# one socket's round trips to the database overlap another's instead of
-# queueing behind them (one thread was the limit of a busy server). Each call
-# gives its connection back when it ends (DatabaseSyncToAsync closes it: back
-# to the pool on PostgreSQL; SQLite keeps one per thread).
-DATABASE_THREADS = 4
-_database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
-
-
-def db(function):
-    """Run a database function off the event loop, on the sockets' database threads."""
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_database_threads)
-
-
-def close_database_threads_connections() -> None:
-    """Close whatever connection each database thread still holds.
-
-    For the end of a test run, whose test database cannot be dropped while a
-    thread holds a session on it. One task per thread: the barrier keeps each
-    task on its own thread until all of them have started."""
-    barrier = threading.Barrier(DATABASE_THREADS)
-
-    def close_this_threads_connections() -> None:
-        barrier.wait(timeout=10)
-        connections.close_all()
-
-    for done in [_database_threads.submit(close_this_threads_connections) for _ in range(DATABASE_THREADS)]:
-        done.result()
 
 
 class BadMessage(Exception):
@@ -121,7 +87,8 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         # Channels' own dispatch first hops to the sync thread to close stale
         # database connections, for every message of every socket: at a busy
         # table that hop cost more than the move. Every database call here goes
-        # through `db()`, whose DatabaseSyncToAsync closes them around the call.
+        # through `db()` (consumers/database.py), which closes a connection
+        # that a call left in doubt.
         with translation.override(self.language):
             await handler(message)
 

@@ -11,7 +11,8 @@ import asyncio
 
 from .. import notify
 from ..api import lobby_summaries, my_matches_json
-from .base import CLOSE_NOT_AUTHENTICATED, SepticaConsumer, db
+from .base import CLOSE_NOT_AUTHENTICATED, SepticaConsumer
+from .database import db
 
 DEBOUNCE_SECONDS = 0.1
 

@@ -31,7 +31,7 @@ from ..api import tables_with_seats
 from ..engine import rules_for
 from ..models import Seat, Table
 from ..services import _cache_seats, game_of
-from .base import db
+from .database import db
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from .. import notify, presence, services
 from ..models import Match
 from ..presenters import table_json
 from . import snapshots
-from .base import CLOSE_NOT_AUTHENTICATED, CLOSE_NOT_FOUND, BadMessage, SepticaConsumer, db
+from .base import CLOSE_NOT_AUTHENTICATED, CLOSE_NOT_FOUND, BadMessage, SepticaConsumer
+from .database import db
 
 NO_SUCH_TABLE = "There is no such table."
 

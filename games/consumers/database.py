@@ -1,0 +1,83 @@
+"""The sockets' database calls: a few long-lived threads, each keeping its connection.
+
+A socket's database work (a move, a re-read after a move) runs on one of
+DATABASE_THREADS threads of its own, so one socket's round trips to the
+database overlap another's instead of queueing behind them (one thread was
+the limit of a busy server).
+
+`db()` hands a call to those threads with the least that is needed: the
+caller's context and language (read by the views and errors) go along,
+and the thread's connection stays open between calls unless the call left
+it in doubt (an error, an unfinished transaction), when it is closed as
+Django closes one after a request. Channels' DatabaseSyncToAsync, used
+before, closed the connection around every call (on PostgreSQL: back to
+the pool and out again, with Django's connection set-up each time) and went
+through asgiref's general machinery: measured on the 2-core benchmark
+machine, a re-read of a moved match cost 580 us of CPU that way and 430 us
+this way, and every move makes at least two such calls across the servers.
+A thread that keeps its connection keeps its prepared statements too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from django.db import connections
+from django.utils import translation
+
+DATABASE_THREADS = 4
+_database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
+
+
+def db(function):
+    """`function` as a coroutine function that runs it on the sockets' database threads."""
+
+    @functools.wraps(function)
+    async def on_a_database_thread(*args, **kwargs):
+        # Django's active language lives in an asgiref Local, which a copied
+        # context does not carry into another thread: it goes by name.
+        call = functools.partial(
+            contextvars.copy_context().run, _run_keeping_connection, translation.get_language(), function, args, kwargs
+        )
+        return await asyncio.get_running_loop().run_in_executor(_database_threads, call)
+
+    return on_a_database_thread
+
+
+def _run_keeping_connection(language, function, args, kwargs):
+    try:
+        with translation.override(language):
+            return function(*args, **kwargs)
+    finally:
+        for connection in connections.all(initialized_only=True):
+            if connection.connection is not None and _in_doubt(connection):
+                connection.close_if_unusable_or_obsolete()  # closes it: no connection here has a maximum age
+
+
+def _in_doubt(connection) -> bool:
+    """Whether the call left this connection in a state the next call must not inherit."""
+    return (
+        connection.in_atomic_block
+        or connection.errors_occurred
+        or connection.get_autocommit() != connection.settings_dict["AUTOCOMMIT"]
+    )
+
+
+def close_database_threads_connections() -> None:
+    """Close whatever connection each database thread still holds.
+
+    For the end of a test run, whose test database cannot be dropped while a
+    thread holds a session on it. One task per thread: the barrier keeps each
+    task on its own thread until all of them have started."""
+    barrier = threading.Barrier(DATABASE_THREADS)
+
+    def close_this_threads_connections() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for done in [_database_threads.submit(close_this_threads_connections) for _ in range(DATABASE_THREADS)]:
+        done.result()
