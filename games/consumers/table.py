@@ -87,7 +87,10 @@ class TableConsumer(SepticaConsumer):
         await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, words_cache=snapshot.words), force)
 
     async def send_view(self, data: dict, force: bool = False) -> None:
-        if data["seq"] < self.sent_seq or (data == self.sent and not force):
+        seq = data["seq"]
+        # A later seq is news by itself: only at the same seq (a seat change,
+        # a sync) is the whole view compared with what was sent.
+        if seq < self.sent_seq or (seq == self.sent_seq and not force and data == self.sent):
             return  # already sent, or older than what was sent
         self.sent, self.sent_seq = data, data["seq"]
         await self.send_json({"type": "view", **data})
