@@ -398,7 +398,7 @@ def reference_loop_ms() -> float:
     """How long a fixed pure-Python loop takes here now, best of three (lower is faster).
 
     The benchmark machine's speed drifts with its neighbours' load: the same
-    code ran this loop in 180 to 270 ms on one afternoon. Runs are comparable
+    code ran this loop in 59 to 89 ms on one afternoon. Runs are comparable
     only at a similar figure."""
     best = float("inf")
     for _ in range(3):

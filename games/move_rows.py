@@ -5,8 +5,8 @@ CPU than the database did: on the 2-core benchmark machine, reading the
 locked match with its table took 1.6 ms through the ORM against 0.5 ms as
 the same SQL, and its seats with their people 1.4 ms against 0.6 ms. So the
 move path reads the match, its table, its seats and their people in one
-statement, and writes the log row and the new snapshot with two more
-statements.
+statement, and writes the log row and the new snapshot with one more on
+PostgreSQL (two on SQLite, which has no data-modifying WITH).
 
 The SQL is made from the models' own fields, and every value goes through
 those fields' adapters (writing) and converters (reading), so what is

@@ -44,7 +44,7 @@ def cursor_for(connection):
 
 @cache
 def _prepared_cursor_class():
-    import psycopg  # only on PostgreSQL: the embedded setup may lack it
+    import psycopg  # here, not at the top: only a PostgreSQL connection gets this far
 
     class PreparedCursor(psycopg.Cursor):
         """Binds on the server and prepares every statement it runs."""
