@@ -8,8 +8,9 @@ the limit of a busy server).
 `db()` hands a call to those threads with the least that is needed: the
 caller's context and language (read by the views and errors) go along,
 and the thread's connection stays open between calls unless the call left
-it in doubt (an error, an unfinished transaction), when it is closed as
-Django closes one after a request. Channels' DatabaseSyncToAsync, used
+it in doubt (an error, autocommit off, an unfinished transaction). Then it
+goes through the check Django runs after a request, which closes it on
+PostgreSQL, and on SQLite when it no longer works or autocommit is off. Channels' DatabaseSyncToAsync, used
 before, closed the connection around every call (on PostgreSQL: back to
 the pool and out again, with Django's connection set-up each time) and went
 through asgiref's general machinery: measured on the 2-core benchmark
@@ -55,7 +56,7 @@ def _run_keeping_connection(language, function, args, kwargs):
     finally:
         for connection in connections.all(initialized_only=True):
             if connection.connection is not None and _in_doubt(connection):
-                connection.close_if_unusable_or_obsolete()  # closes it: no connection here has a maximum age
+                connection.close_if_unusable_or_obsolete()  # as Django does after a request
 
 
 def _in_doubt(connection) -> bool:
