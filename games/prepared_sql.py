@@ -23,7 +23,10 @@ see these statements like any other.
 from __future__ import annotations
 
 import datetime
+import weakref
 from functools import cache
+
+_fast_loaders: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # psycopg connection -> loader or None
 
 
 def cursor_for(connection):
@@ -36,7 +39,9 @@ def cursor_for(connection):
         return connection.cursor()
     with connection.wrap_database_errors:
         cursor = _prepared_cursor_class()(raw)
-        fast_loader = _fast_timestamp_loader(raw)
+        if raw not in _fast_loaders:  # decided once per connection, not on every statement of every move
+            _fast_loaders[raw] = _fast_timestamp_loader(raw)
+        fast_loader = _fast_loaders[raw]
         if fast_loader is not None:
             cursor.adapters.register_loader("timestamptz", fast_loader)
         return connection._prepare_cursor(cursor)  # as connection.cursor() wraps its own
