@@ -3,6 +3,9 @@
 Both offer `group_send_many`, the group messages of one commit sent together
 (games/notify.py): on Redis that is one pipelined round trip instead of one
 PUBLISH per group, each waiting for the last behind channels_redis's lock.
+The Redis layer also offers `group_send_many_blocking`, the same from a plain
+thread (a database thread after its commit, a Celery worker) with a plain
+Redis client: no event loop has to be woken to carry it.
 
 The embedded setup's layer is Channels' in-memory layer, made to scale
 with the number of open sockets.
@@ -19,11 +22,14 @@ it puts on a queue or raises ChannelFull).
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 
+import redis
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
+from channels_redis.utils import _consistent_hash, decode_hosts
 
 SWEEP_EVERY_SECONDS = 1.0
 
@@ -57,8 +63,55 @@ class LocalChannelLayer(InMemoryChannelLayer):
         self._swept_at = 0.0
 
 
+# A blocking publish holds a database thread (after its commit): it must not
+# hang there when Redis does not answer. The clients resync after a lost push.
+BLOCKING_PUBLISH_TIMEOUT_SECONDS = 2.0
+
+
 class RedisPubSubLayer(RedisPubSubChannelLayer):
     """channels_redis's pub/sub layer (4.3), with the messages of a commit pipelined."""
+
+    def __init__(self, *args, hosts=None, prefix: str = "asgi", **kwargs) -> None:
+        super().__init__(*args, hosts=hosts, prefix=prefix, **kwargs)
+        self._hosts = decode_hosts(hosts)
+        self._prefix = prefix
+        self._blocking_clients: dict[int, redis.Redis] = {}
+        self._blocking_clients_lock = threading.Lock()
+
+    def group_send_many_blocking(self, messages) -> None:
+        """`group_send_many` for a thread without an event loop: it returns once Redis has them.
+
+        The channel names and the encoding are the loop layers' own
+        (`_get_group_channel_name`, `serialize`), so every server's
+        subscribers hear these exactly as they hear `group_send`."""
+        by_shard: dict[int, list] = {}
+        for group, message in messages:
+            channel = f"{self._prefix}__group__{group}"
+            by_shard.setdefault(_consistent_hash(channel, len(self._hosts)), []).append(
+                (channel, self.serialize(message))
+            )
+        for shard, published in by_shard.items():
+            pipeline = self._blocking_client(shard).pipeline(transaction=False)
+            for channel, data in published:
+                pipeline.publish(channel, data)
+            pipeline.execute()
+
+    def _blocking_client(self, shard: int) -> redis.Redis:
+        client = self._blocking_clients.get(shard)
+        if client is None:
+            with self._blocking_clients_lock:
+                client = self._blocking_clients.get(shard)
+                if client is None:
+                    host = dict(self._hosts[shard])
+                    if "address" not in host:  # sentinels and the like: the loop layers' way only
+                        raise NotImplementedError("a blocking publish needs a Redis address")
+                    client = self._blocking_clients[shard] = redis.Redis.from_url(
+                        host.pop("address"),
+                        socket_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
+                        socket_connect_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
+                        **host,
+                    )
+        return client
 
     async def group_send_many(self, messages) -> None:
         loop_layer = self._get_layer()  # this event loop's connections
