@@ -147,6 +147,8 @@ class Match:
 class Tally:
     pushes: list[float] = field(default_factory=list)  # ms, move sent -> another player's new view
     from_commit: list[float] = field(default_factory=list)  # ms, move stored -> another player's new view
+    beside: list[float] = field(default_factory=list)  # the same, for sockets on the mover's server
+    across: list[float] = field(default_factory=list)  # the same, for sockets on another server than the mover's
     own: list[float] = field(default_factory=list)  # ms, move sent -> the mover's new view
     moves: int = 0
     missed_ticks: int = 0
@@ -250,6 +252,9 @@ def seen(match: Match, player: Player, message: dict, arrival: tuple[float, floa
         stored = stored_at(message)
         if not mover and stored is not None:
             tally.from_commit.append((arrived_at - stored) * 1000)
+            moving = next((p for p in match.players if p.seat == match.players_moving), None)
+            if moving is not None:
+                (tally.beside if moving.port == player.port else tally.across).append((arrived_at - stored) * 1000)
     if mover:
         match.in_flight = None
         if tally is not None:
@@ -370,6 +375,8 @@ def run_setup(args) -> int:
                 tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu))
                 print(row(args.setup, matches, args.rate, tally, elapsed), flush=True)
                 print(cpu_report(args.setup, tally, elapsed), flush=True)
+                if args.setup == "redis":
+                    print(servers_report(tally), flush=True)
                 print(f"{'':>8} this core's speed just before: {reference_ms:.0f} ms for the reference loop", flush=True)
                 if tally.refusals:
                     print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
@@ -378,6 +385,16 @@ def run_setup(args) -> int:
             purge_queued_tasks()
         print(f"{'':>8} ({moved} matches moved; server logs were in {scratch}, now removed)", flush=True)
     return 0
+
+
+def servers_report(tally: Tally) -> str:
+    """The p99 apart for the sockets beside the mover (no re-read) and on the other server (one re-read)."""
+    beside, across = sorted(tally.beside), sorted(tally.across)
+    return (
+        f"{'':>8} p50/p99 to sockets on the mover's server {moves.percentile(beside, 50):.1f}/"
+        f"{moves.percentile(beside, 99):.1f} ms, on the other server {moves.percentile(across, 50):.1f}/"
+        f"{moves.percentile(across, 99):.1f} ms"
+    )
 
 
 def cpu_report(setup: str, tally: Tally, elapsed: float) -> str:

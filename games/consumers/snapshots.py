@@ -111,6 +111,7 @@ def load_moved(known: Snapshot) -> Snapshot | None:
 
 _recent: dict[int, Snapshot] = {}
 _loading: dict[int, asyncio.Future] = {}
+_moving: dict[int, asyncio.Future] = {}  # a move a socket here is making: its snapshot, or None if refused
 _watchers: dict[int, int] = {}
 
 
@@ -134,11 +135,36 @@ def remember(snapshot: Snapshot) -> None:
         _recent[table_id] = snapshot
 
 
+async def making_move(table_id: int, move) -> tuple[Snapshot, object]:
+    """Await `move()`, a socket's move at this table, which returns (its snapshot, the answer).
+
+    The move's announcement comes back from the channel layer while the
+    database thread that made it is still finishing, often before that
+    thread has remembered the new snapshot: the sockets here wait for it
+    instead of reading the same row again."""
+    future = asyncio.get_running_loop().create_future()
+    _moving[table_id] = future
+    snapshot = None
+    try:
+        snapshot, answer = await move()
+    finally:
+        if _moving.get(table_id) is future:
+            del _moving[table_id]
+        future.set_result(snapshot)
+    remember(snapshot)
+    return snapshot, answer
+
+
 async def snapshot_at_least(table_id: int, seq: int) -> Snapshot | None:
-    """The table as of seq `seq` or later: reused, shared with a load in flight, or loaded."""
+    """The table as of seq `seq` or later: reused, shared with a load or a move in flight, or loaded."""
     known = _recent.get(table_id)
     if known is not None and known.seq >= seq:
         return known
+    moving = _moving.get(table_id)
+    if moving is not None:
+        made = await asyncio.shield(moving)
+        if made is not None and made.seq >= seq:
+            return made
     loading = _loading.get(table_id)
     if loading is not None:
         shared = await asyncio.shield(loading)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from functools import partial
 from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
@@ -113,7 +114,7 @@ class TableConsumer(SepticaConsumer):
         if "seq" not in message or not isinstance(message.get("move"), dict):
             raise BadMessage(400, "Send {\"type\": \"move\", \"seq\": <moves seen>, \"move\": {...}}.")
         try:
-            data = await db(self._play)(message["seq"], message["move"])
+            _, data = await snapshots.making_move(self.table_id, partial(db(self._play), message["seq"], message["move"]))
         except services.ServiceError as refusal:
             seq = refusal.extra.get("seq")
             if seq is None:
@@ -124,13 +125,12 @@ class TableConsumer(SepticaConsumer):
             return
         await self.send_view(data)
 
-    def _play(self, seq, move) -> dict:
+    def _play(self, seq, move) -> tuple[snapshots.Snapshot, dict]:
         match, game = services.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
-        snapshot = snapshots.Snapshot.of(table, game)
-        snapshots.remember(snapshot)  # the others here need not read it again
-        return table_json(snapshot.table, self.user, game=game, words_cache=snapshot.words)
+        snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read
+        return snapshot, table_json(snapshot.table, self.user, game=game, words_cache=snapshot.words)
 
     def _current_seq(self) -> int | None:
         return Match.objects.filter(pk=self.table_id).values_list("seq", flat=True).first()

@@ -40,6 +40,8 @@ def fresh_realtime_state():
 
     cache.clear()
     snapshots._recent.clear()
+    snapshots._loading.clear()
+    snapshots._moving.clear()
     yield
     layer = get_channel_layer()
     if isinstance(layer, InMemoryChannelLayer):  # forget old sockets (Redis pub/sub forgets them itself)

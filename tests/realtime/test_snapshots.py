@@ -7,14 +7,17 @@ cyclic collector, whose pauses at a busy server were the slowest pushes.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import random
 import weakref
 
 import pytest
+from asgiref.sync import sync_to_async
 
 from games import services
 from games.consumers import snapshots
+from games.consumers.database import db
 from games.consumers.table import may_watch
 from games.presenters import table_json
 from tests.play import pick_move, play_moves, start_table
@@ -78,3 +81,100 @@ def test_a_snapshot_answers_every_viewer_without_reading_again(alice, bob, charl
     assert views["alice"]["view"]["hand"] != views["bob"]["view"]["hand"]
     assert sorted(user_id for _, user_id in seated) == sorted([alice.pk, bob.pk])
     assert watchers == [True, True, False]
+
+
+# --- a move made by a socket of this server -------------------------------------------------------
+def first_mover(table, users) -> tuple:
+    game = services.game_of(table.match)
+    number = game.to_move
+    mover = next(user for user in users if table.seats.get(user=user).number == number)
+    return mover, pick_move({"legal_moves": game.legal_moves()}, random.Random(1))
+
+
+@pytest.fixture
+def loads_of_moved(monkeypatch):
+    """Every re-read of a moved match (`load_moved`) this server makes, still made."""
+    calls = []
+    real = snapshots.load_moved
+
+    def counted(known):
+        calls.append(known.table.pk)
+        return real(known)
+
+    monkeypatch.setattr(snapshots, "load_moved", counted)
+    return calls
+
+
+@pytest.fixture
+def watched():
+    """Tables this test's imagined sockets watch (snapshots are kept only for watched tables)."""
+    tables = []
+    yield tables.append
+    for table_id in tables:
+        snapshots.unwatch(table_id)
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_news_of_a_move_made_here_waits_for_it_and_reads_nothing(
+    alice, bob, loads_of_moved, watched, database_threads_let_go
+):
+    table = await sync_to_async(start_table)(alice, [bob])
+    mover, move = await sync_to_async(first_mover)(table, [alice, bob])
+    snapshots.watch(table.pk)
+    watched(table.pk)
+    snapshots.remember(await db(snapshots.load_snapshot)(table.pk))
+    database_may_go = asyncio.Event()
+
+    def play():
+        match, game = services.play_move(table.pk, mover, 0, move)
+        return snapshots.Snapshot.of(match.table, game), "the mover's answer"
+
+    async def slow_move():
+        await database_may_go.wait()  # the announcement of seq 1 comes in before the move returns
+        return await db(play)()
+
+    moving = asyncio.create_task(snapshots.making_move(table.pk, slow_move))
+    await asyncio.sleep(0)
+    news = asyncio.create_task(snapshots.snapshot_at_least(table.pk, 1))
+    await asyncio.sleep(0.1)
+    assert not news.done()  # it waits for the move instead of reading the match
+
+    database_may_go.set()
+    made, answer = await moving
+    assert (await news) is made
+    assert made.seq == 1 and answer == "the mover's answer"
+    assert loads_of_moved == []
+    assert snapshots._moving == {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_news_during_a_refused_move_here_reads_the_match(alice, bob, loads_of_moved, watched,
+                                                               database_threads_let_go):
+    table = await sync_to_async(start_table)(alice, [bob])
+    mover, move = await sync_to_async(first_mover)(table, [alice, bob])
+    snapshots.watch(table.pk)
+    watched(table.pk)
+    snapshots.remember(await db(snapshots.load_snapshot)(table.pk))
+    # Another server stores seq 1 while a socket here still offers a move at seq 0.
+    await sync_to_async(services.play_move)(table.pk, mover, 0, move)
+    database_may_go = asyncio.Event()
+
+    def stale():
+        services.play_move(table.pk, mover, 0, move)
+
+    async def refused_move():
+        await database_may_go.wait()
+        return await db(stale)()
+
+    moving = asyncio.create_task(snapshots.making_move(table.pk, refused_move))
+    await asyncio.sleep(0)
+    news = asyncio.create_task(snapshots.snapshot_at_least(table.pk, 1))
+    database_may_go.set()
+    with pytest.raises(services.Conflict):
+        await moving
+
+    snapshot = await news
+    assert snapshot.seq == 1
+    assert loads_of_moved == [table.pk]
