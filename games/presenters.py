@@ -50,20 +50,35 @@ def _table_url_under(prefix: str, table_id: int) -> str:
     return reverse("table", args=[table_id])
 
 
-def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, words_cache: dict | None = None) -> dict:
+def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, cache: dict | None = None) -> dict:
     """A table as the lobby and match lists show it: no view, no seed.
 
-    `words_cache`, a dict kept with one state of the table, shares its words
-    between the viewers who read them alike (same language, same seat): the
-    sockets at a table all render the same move."""
-    summary = _table_summary(table, viewer, seats)
-    if words_cache is None:
+    `cache`, a dict kept with one state of the table (a socket server's
+    snapshot), shares what its viewers are shown alike: the sockets at a
+    table all render the same move, and only the seats' "you" marks, the
+    viewer's seat and a finished match's words differ between them."""
+    if cache is None:
+        summary = _table_summary(table, viewer, seats)
         summary["words"] = summary_words(summary)  # rules, options, time and result in plain words
         return summary
-    key = (translation.get_language(), summary["your_seat"])
-    words = words_cache.get(key)
+    language = translation.get_language()
+    shared = cache.get(("summary", language))
+    if shared is None:
+        shared = cache[("summary", language)] = _table_summary(table, None, seats)
+    viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+    rows = seats if seats is not None else list(table.seats.all())
+    summary = {**shared}
+    if viewer_id is not None:
+        summary["seats"] = [
+            seat_json(row, viewer_id) if viewer_id in (row.user_id, row.reserved_for_id) else shown
+            for row, shown in zip(rows, shared["seats"], strict=True)
+        ]
+        summary["your_seat"] = next((row.number for row in rows if row.user_id == viewer_id), None)
+    # The words name the viewer ("You won") only once there is a result.
+    key = ("words", language, summary["your_seat"] if summary["result"] else None)
+    words = cache.get(key)
     if words is None:
-        words = words_cache[key] = summary_words(summary)
+        words = cache[key] = summary_words(summary)
     summary["words"] = words
     return summary
 
@@ -93,9 +108,11 @@ def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -
     }
 
 
-def table_json(table: Table, viewer=None, game=None, words_cache: dict | None = None) -> dict:
-    """The full answer for one table: the summary, the seed commitment and the viewer's view."""
-    data = table_summary(table, viewer, words_cache=words_cache)
+def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) -> dict:
+    """The full answer for one table: the summary, the seed commitment and the viewer's view.
+
+    `cache`: as for `table_summary`."""
+    data = table_summary(table, viewer, cache=cache)
     match: Match = table.match
     data["seed_sha256"] = match.seed_sha256
     if table.status == TableStatus.FINISHED:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.db.models import QuerySet
 
@@ -38,7 +39,7 @@ from .database import db
 class Snapshot:
     table: Table  # with its match and seats cached; see `as_tree`
     game: object | None  # the engine game, None before the cards are dealt
-    words: dict = field(default_factory=dict, compare=False, repr=False)  # presenters.table_summary's cache
+    presented: dict = field(default_factory=dict, compare=False, repr=False)  # presenters.table_json's cache
 
     @classmethod
     def of(cls, table: Table, game) -> Snapshot:
@@ -48,7 +49,7 @@ class Snapshot:
     def seq(self) -> int:
         return self.table.match.seq
 
-    @property
+    @cached_property  # every socket at the table asks, after every move
     def seated(self) -> list[tuple[int, int]]:
         return [(seat.number, seat.user_id) for seat in self.table.seats.all() if seat.user_id is not None]
 

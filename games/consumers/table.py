@@ -85,7 +85,7 @@ class TableConsumer(SepticaConsumer):
             await self.send_error(404, NO_SUCH_TABLE)
             return await self.close(CLOSE_NOT_FOUND)
         self.seated = snapshot.seated
-        await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, words_cache=snapshot.words), force)
+        await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented), force)
 
     async def send_view(self, data: dict, force: bool = False) -> None:
         seq = data["seq"]
@@ -130,7 +130,7 @@ class TableConsumer(SepticaConsumer):
         table = match.table  # its seats (and their people) came with the move: no second read
         table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read
-        return snapshot, table_json(snapshot.table, self.user, game=game, words_cache=snapshot.words)
+        return snapshot, table_json(snapshot.table, self.user, game=game, cache=snapshot.presented)
 
     def _current_seq(self) -> int | None:
         return Match.objects.filter(pk=self.table_id).values_list("seq", flat=True).first()

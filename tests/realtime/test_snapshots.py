@@ -14,13 +14,16 @@ import weakref
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AnonymousUser
+from django.utils import translation
 
 from games import services
 from games.consumers import snapshots
 from games.consumers.database import db
 from games.consumers.table import may_watch
+from games.models import Seat
 from games.presenters import table_json
-from tests.play import pick_move, play_moves, start_table
+from tests.play import finished_match, pick_move, play_moves, start_table
 
 
 @pytest.fixture
@@ -42,7 +45,7 @@ def test_a_loaded_snapshot_is_freed_by_reference_counting(alice, bob, no_cycle_c
 
     snapshot = snapshots.load_snapshot(table.pk)
     moved = snapshots.load_moved(snapshot)
-    table_json(moved.table, alice, game=moved.game, words_cache=moved.words)
+    table_json(moved.table, alice, game=moved.game, cache=moved.presented)
     alive = [weakref.ref(row) for row in rows_of(snapshot) + rows_of(moved)]
     del snapshot, moved
 
@@ -58,7 +61,7 @@ def test_the_snapshot_a_move_leaves_is_freed_by_reference_counting(alice, bob, n
     match, game = services.play_move(table.pk, mover, 0, move)
 
     snapshot = snapshots.Snapshot.of(match.table, game)
-    table_json(snapshot.table, mover, game=game, words_cache=snapshot.words)
+    table_json(snapshot.table, mover, game=game, cache=snapshot.presented)
     alive = [weakref.ref(row) for row in rows_of(snapshot)]
     del snapshot, match
 
@@ -71,7 +74,7 @@ def test_a_snapshot_answers_every_viewer_without_reading_again(alice, bob, charl
     snapshot = snapshots.load_moved(snapshots.load_snapshot(table.pk))
 
     with django_assert_num_queries(0):
-        views = {user.username: table_json(snapshot.table, user, game=snapshot.game, words_cache=snapshot.words)
+        views = {user.username: table_json(snapshot.table, user, game=snapshot.game, cache=snapshot.presented)
                  for user in (alice, bob)}
         seated = snapshot.seated
         watchers = [may_watch(snapshot.table, user, None) for user in (alice, bob, charlie)]
@@ -81,6 +84,28 @@ def test_a_snapshot_answers_every_viewer_without_reading_again(alice, bob, charl
     assert views["alice"]["view"]["hand"] != views["bob"]["view"]["hand"]
     assert sorted(user_id for _, user_id in seated) == sorted([alice.pk, bob.pk])
     assert watchers == [True, True, False]
+
+
+
+def test_what_the_viewers_share_shows_each_of_them_what_they_would_see_alone(alice, bob, charlie):
+    playing = start_table(alice, [bob])
+    play_moves(playing, 3)
+    finished = finished_match(alice, [bob]).table
+    waiting = services.create_table(alice, rules="septica", players=3)
+    Seat.objects.filter(table=waiting, number=2).update(reserved_for=charlie)
+
+    for table in (playing, finished, waiting):
+        snapshot = snapshots.load_snapshot(table.pk)
+        for language in ("en", "ro"):
+            with translation.override(language):
+                for viewer in (alice, bob, charlie, AnonymousUser()):
+                    shared = table_json(snapshot.table, viewer, game=snapshot.game, cache=snapshot.presented)
+                    alone = table_json(snapshot.table, viewer, game=snapshot.game)
+                    assert shared == alone, (table.status, language, viewer)
+
+    with translation.override("en"):
+        won = [table_json(finished, viewer, cache={})["words"]["result"] for viewer in (alice, bob)]
+    assert sum(words.startswith("You") for words in won) == 1  # the winner's own words, not the other's
 
 
 # --- a move made by a socket of this server -------------------------------------------------------
