@@ -75,13 +75,16 @@ def charlie(make_user):
 
 @pytest.fixture(scope="session")
 def database_threads_let_go(django_db_setup, django_db_blocker):
-    """At the end of the run, the sockets' database threads give back their
-    connections, so the test database can be dropped."""
+    """At the end of the run, the sockets' database threads and the event
+    loops' re-reads give back their connections, so the test database can be
+    dropped."""
     yield
     from games.consumers.database import close_database_threads_connections
+    from games.consumers.loop_reads import close_loop_connections
 
     with django_db_blocker.unblock():
         close_database_threads_connections()
+    close_loop_connections()
 
 
 @pytest.fixture(scope="session")

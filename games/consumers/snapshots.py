@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 
 from django.db.models import QuerySet
 
@@ -32,6 +32,7 @@ from ..api import tables_with_seats
 from ..engine import rules_for
 from ..models import Seat, Table
 from ..services import _cache_seats, game_of
+from . import loop_reads
 from .database import db
 
 
@@ -95,7 +96,16 @@ def load_snapshot(table_id: int) -> Snapshot | None:
 
 def load_moved(known: Snapshot) -> Snapshot | None:
     """`known` as it stands after the moves since: one row read, the seats kept."""
-    found = move_rows.moved_fields(known.table.pk)
+    return moved_snapshot(known, move_rows.moved_fields(known.table.pk))
+
+
+async def reload_moved(known: Snapshot) -> Snapshot | None:
+    """`load_moved` for the event loop: on PostgreSQL the row is read without leaving it."""
+    return moved_snapshot(known, await loop_reads.moved_fields(known.table.pk))
+
+
+def moved_snapshot(known: Snapshot, found: tuple[dict, str] | None) -> Snapshot | None:
+    """`known` with the match's fields and the table's status as read again (None: the table is gone)."""
     if found is None:
         return None
     fields, status = found
@@ -173,20 +183,21 @@ async def snapshot_at_least(table_id: int, seq: int) -> Snapshot | None:
             return shared
     known = _recent.get(table_id)
     if known is not None:
-        return await _load(table_id, load_moved, known)
+        return await _load(table_id, partial(reload_moved, known))
     return await fresh_snapshot(table_id)
 
 
 async def fresh_snapshot(table_id: int) -> Snapshot | None:
     """The table as it is now (for a seat change, a sync, a new socket)."""
-    return await _load(table_id, load_snapshot, table_id)
+    return await _load(table_id, partial(db(load_snapshot), table_id))
 
 
-async def _load(table_id: int, loader, argument) -> Snapshot | None:
+async def _load(table_id: int, load) -> Snapshot | None:
+    """`await load()`, shared with whoever asks for this table meanwhile."""
     future = asyncio.get_running_loop().create_future()
     _loading[table_id] = future
     try:
-        snapshot = await db(loader)(argument)
+        snapshot = await load()
     except BaseException as error:
         future.set_exception(error)
         future.exception()  # mark retrieved: the waiters, if any, see it themselves

@@ -13,7 +13,7 @@ import random
 import weakref
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
@@ -118,15 +118,15 @@ def first_mover(table, users) -> tuple:
 
 @pytest.fixture
 def loads_of_moved(monkeypatch):
-    """Every re-read of a moved match (`load_moved`) this server makes, still made."""
+    """Every re-read of a moved match (`reload_moved`) this server makes, still made."""
     calls = []
-    real = snapshots.load_moved
+    real = snapshots.reload_moved
 
-    def counted(known):
+    async def counted(known):
         calls.append(known.table.pk)
-        return real(known)
+        return await real(known)
 
-    monkeypatch.setattr(snapshots, "load_moved", counted)
+    monkeypatch.setattr(snapshots, "reload_moved", counted)
     return calls
 
 
@@ -144,8 +144,8 @@ def watched():
 async def test_news_of_a_move_made_here_waits_for_it_and_reads_nothing(
     alice, bob, loads_of_moved, watched, database_threads_let_go
 ):
-    table = await sync_to_async(start_table)(alice, [bob])
-    mover, move = await sync_to_async(first_mover)(table, [alice, bob])
+    table = await database_sync_to_async(start_table)(alice, [bob])
+    mover, move = await database_sync_to_async(first_mover)(table, [alice, bob])
     snapshots.watch(table.pk)
     watched(table.pk)
     snapshots.remember(await db(snapshots.load_snapshot)(table.pk))
@@ -177,13 +177,13 @@ async def test_news_of_a_move_made_here_waits_for_it_and_reads_nothing(
 @pytest.mark.django_db(transaction=True)
 async def test_news_during_a_refused_move_here_reads_the_match(alice, bob, loads_of_moved, watched,
                                                                database_threads_let_go):
-    table = await sync_to_async(start_table)(alice, [bob])
-    mover, move = await sync_to_async(first_mover)(table, [alice, bob])
+    table = await database_sync_to_async(start_table)(alice, [bob])
+    mover, move = await database_sync_to_async(first_mover)(table, [alice, bob])
     snapshots.watch(table.pk)
     watched(table.pk)
     snapshots.remember(await db(snapshots.load_snapshot)(table.pk))
     # Another server stores seq 1 while a socket here still offers a move at seq 0.
-    await sync_to_async(services.play_move)(table.pk, mover, 0, move)
+    await database_sync_to_async(services.play_move)(table.pk, mover, 0, move)
     database_may_go = asyncio.Event()
 
     def stale():
