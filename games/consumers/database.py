@@ -1,9 +1,15 @@
 """The sockets' database calls: a few long-lived threads, each keeping its connection.
 
-A socket's database work (a move, a re-read after a move) runs on one of
-DATABASE_THREADS threads of its own, so one socket's round trips to the
-database overlap another's instead of queueing behind them (one thread was
-the limit of a busy server).
+A socket's database work (a move, a new socket's first read, and on SQLite
+the re-read after a move; on PostgreSQL that one is made on the event loop,
+games/consumers/loop_reads.py) runs on one of DATABASE_THREADS threads of
+its own, so one socket's round trips to the database overlap another's
+instead of queueing behind them (one thread was the limit of a busy
+server). Two, not more: every thread that has work wants the interpreter
+lock back after each round trip, and with four the waits for it were the
+slowest part of a push. In bench/realtime.py at 200 matches, on Redis with
+two servers, three runs each, turn about: p99 40-59 ms with two threads
+against 63-125 ms with four, and less CPU a move.
 
 `db()` hands a call to those threads with the least that is needed: the
 caller's context and language (read by the views and errors) go along,
@@ -30,7 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import connections
 from django.utils import translation
 
-DATABASE_THREADS = 4
+DATABASE_THREADS = 2
 _database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
 
 
