@@ -1,17 +1,18 @@
-"""The sockets' database calls: a few long-lived threads, each keeping its connection.
+"""The sockets' database calls: one long-lived thread, keeping its connection.
 
 A socket's database work (a move, a new socket's first read, and on SQLite
 the re-read after a move; on PostgreSQL that one is made on the event loop,
-games/consumers/loop_reads.py) runs on one of DATABASE_THREADS threads of
-its own, so one socket's round trips to the database overlap another's
-instead of queueing behind them (one thread was the limit of a busy
-server). Two, not more: every thread that has work wants the interpreter
-lock back after each round trip, and with four the waits for it were the
-slowest part of a push. In bench/realtime.py at 200 matches, on Redis with
-two servers, three runs each, turn about: p99 40-59 ms with two threads
-against 63-125 ms with four, and less CPU a move.
+games/consumers/loop_reads.py) runs on a thread of its own, off the event
+loop. One thread, not more: every thread with work wants the interpreter
+lock back after each round trip to the database, and with several of them
+those waits were the slowest part of a push. The moves of a server's
+sockets queue for that thread instead, each a few milliseconds. In
+bench/realtime.py at 200 matches (210 moves offered a second, Redis, two
+servers), three runs of each, taken in turn: p99 from commit to push
+25-34 ms with one thread, 40-108 ms with two (six runs), 63-139 ms with
+four (six runs); the mover's own answer came sooner with one thread too.
 
-`db()` hands a call to those threads with the least that is needed: the
+`db()` hands a call to that thread with the least that is needed: the
 caller's context and language (read by the views and errors) go along,
 and the thread's connection stays open between calls unless the call left
 it in doubt (an error, autocommit off, an unfinished transaction). Then it
@@ -21,7 +22,7 @@ before, closed the connection around every call (on PostgreSQL: back to
 the pool and out again, with Django's connection set-up each time) and went
 through asgiref's general machinery: measured on the 2-core benchmark
 machine, a re-read of a moved match cost 580 us of CPU that way and 430 us
-this way, and every move makes at least two such calls across the servers.
+this way.
 A thread that keeps its connection keeps its prepared statements too.
 """
 
@@ -36,7 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from django.db import connections
 from django.utils import translation
 
-DATABASE_THREADS = 2
+DATABASE_THREADS = 1  # see above: more threads, more waits for the interpreter lock
 _database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
 
 

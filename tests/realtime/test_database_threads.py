@@ -1,4 +1,4 @@
-"""The sockets' database threads (games/consumers/database.py): each keeps its
+"""The sockets' database threads (DATABASE_THREADS of them, one today; games/consumers/database.py): each keeps its
 connection between calls, never hands the next call a connection left in
 doubt, and runs every call in its caller's language."""
 
