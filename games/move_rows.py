@@ -210,15 +210,15 @@ MOVED_MATCH_FIELDS = ("state", "seq", "to_move", "deadline", "result", "started_
 
 @cache
 def _moved_read(using: str, many: bool = False) -> tuple[str, _Columns, _Columns]:
-    """The re-read's SQL: for one match (`%s`), or on PostgreSQL for several (`ANY(%s)`, an id list;
-    each row then starts with the match's id)."""
+    """The re-read's SQL, each row starting with the match's id: for one match
+    (`%s`), or on PostgreSQL for several (`ANY(%s)`, a list of ids)."""
     connection = connections[using]
     quote = connection.ops.quote_name
     match_part = _columns(Match, "m", connection, [Match._meta.get_field(name) for name in MOVED_MATCH_FIELDS])
     table_part = _columns(Table, "t", connection, [Table._meta.get_field("status")])
     match_id = f"{quote('m')}.{quote(Match._meta.pk.column)}"
     sql = (
-        f"SELECT {', '.join(((match_id,) if many else ()) + match_part.sql + table_part.sql)}"
+        f"SELECT {', '.join((match_id, *match_part.sql, *table_part.sql))}"
         f" FROM {quote(Match._meta.db_table)} {quote('m')}"
         f" INNER JOIN {quote(Table._meta.db_table)} {quote('t')}"
         f" ON {quote('t')}.{quote('id')} = {match_id}"
@@ -239,8 +239,8 @@ def moved_fields(match_id: int) -> tuple[dict, str] | None:
 
 
 def moved_fields_of_row(connection, row, match_part: _Columns, table_part: _Columns) -> tuple[dict, str]:
-    """A re-read's row (without its leading id) as `moved_fields` gives it, through the fields' converters."""
+    """A re-read's row as `moved_fields` gives it (its leading id left out), through the fields' converters."""
     width = len(match_part.names)
-    values = match_part.convert(connection, row[:width])
-    (status,) = table_part.convert(connection, row[width:])
+    values = match_part.convert(connection, row[1 : 1 + width])
+    (status,) = table_part.convert(connection, row[1 + width :])
     return dict(zip(MOVED_MATCH_FIELDS, values, strict=True)), status

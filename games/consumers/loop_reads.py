@@ -80,7 +80,7 @@ class _Batch:
                         for answer in answers:
                             if not answer.done():
                                 answer.set_exception(error)
-                    if isinstance(error, asyncio.CancelledError):
+                    if not isinstance(error, Exception):  # cancelled, or the process is stopping
                         raise
                     continue
                 for match_id, answers in asked.items():
@@ -102,20 +102,15 @@ async def _read_many(match_ids: list[int]) -> dict[int, tuple[dict, str]]:
         # makes PostgreSQL plan the statement afresh each time, four times
         # the database's work for a single row.
         many = len(match_ids) > 1
-        sql, match_part, table_part = move_rows._moved_read(using, many=True)
+        sql, match_part, table_part = move_rows._moved_read(using, many=many)
         async with connection.cursor() as cursor:
-            if many:
-                await cursor.execute(sql, [match_ids], prepare=True)
-                rows = await cursor.fetchall()
-            else:
-                one_sql, _, _ = move_rows._moved_read(using)
-                await cursor.execute(one_sql, match_ids, prepare=True)
-                rows = [(match_ids[0], *row) for row in await cursor.fetchall()]
+            await cursor.execute(sql, [match_ids] if many else match_ids, prepare=True)
+            rows = await cursor.fetchall()
     except (psycopg.Error, OSError) as error:
         await _drop(asyncio.get_running_loop())
         logger.info("re-reading %d matches through a database thread: %r", len(match_ids), error)
         return await db(_read_each)(match_ids)
-    return {row[0]: move_rows.moved_fields_of_row(wrapper, row[1:], match_part, table_part) for row in rows}
+    return {row[0]: move_rows.moved_fields_of_row(wrapper, row, match_part, table_part) for row in rows}
 
 
 def _read_each(match_ids: list[int]) -> dict[int, tuple[dict, str]]:
