@@ -59,6 +59,20 @@ def start(concurrency: int = 4, timeout: float = 30.0) -> WorkController:
         return worker
 
 
+def stop() -> None:
+    """Stop beat and the worker (warm: running tasks finish; countdowns not yet due are dropped).
+
+    For the end of a test run: a countdown falling due after the test
+    database is gone would fail against a database without its tables."""
+    global _worker, _beat
+    with _lock:
+        worker, beat, _worker, _beat = _worker, _beat, None, None
+    if beat is not None:
+        beat.stop()
+    if worker is not None:
+        worker.stop()
+
+
 def is_running() -> bool:
     return _worker is not None and _worker.ready.is_set()
 

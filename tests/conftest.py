@@ -101,6 +101,7 @@ def running_worker(django_db_setup):
         from septica_site import embedded_worker
 
         yield embedded_worker.start()
+        embedded_worker.stop()  # before the test database goes
         return
     yield from _worker_process()
 
