@@ -66,9 +66,9 @@ def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, ca
     if shared is None:
         shared = cache[("summary", language)] = _table_summary(table, None, seats)
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
-    rows = seats if seats is not None else list(table.seats.all())
     summary = {**shared}
     if viewer_id is not None:
+        rows = seats if seats is not None else list(table.seats.all())
         summary["seats"] = [
             seat_json(row, viewer_id) if viewer_id in (row.user_id, row.reserved_for_id) else shown
             for row, shown in zip(rows, shared["seats"], strict=True)
