@@ -209,7 +209,7 @@ MOVED_MATCH_FIELDS = ("state", "seq", "to_move", "deadline", "result", "started_
 
 
 @cache
-def _moved_read(using: str, many: bool = False) -> tuple[str, _Columns, _Columns]:
+def moved_read(using: str, many: bool = False) -> tuple[str, _Columns, _Columns]:
     """The re-read's SQL, each row starting with the match's id: for one match
     (`%s`), or on PostgreSQL for several (`ANY(%s)`, a list of ids)."""
     connection = connections[using]
@@ -231,7 +231,7 @@ def moved_fields(match_id: int) -> tuple[dict, str] | None:
     """The match's MOVED_MATCH_FIELDS (by name) and its table's status, or None when it is gone."""
     using = router.db_for_read(Match)
     connection = connections[using]
-    sql, match_part, table_part = _moved_read(using)
+    sql, match_part, table_part = moved_read(using)
     with cursor_for(connection) as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()

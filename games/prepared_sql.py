@@ -40,7 +40,7 @@ def cursor_for(connection):
     with connection.wrap_database_errors:
         cursor = _prepared_cursor_class()(raw)
         if raw not in _fast_loaders:  # decided once per connection, not on every statement of every move
-            _fast_loaders[raw] = _fast_timestamp_loader(raw)
+            _fast_loaders[raw] = fast_timestamp_loader(raw)
         fast_loader = _fast_loaders[raw]
         if fast_loader is not None:
             cursor.adapters.register_loader("timestamptz", fast_loader)
@@ -60,7 +60,7 @@ def _prepared_cursor_class():
     return PreparedCursor
 
 
-def _fast_timestamp_loader(raw):
+def fast_timestamp_loader(raw):
     """psycopg's C loader for timestamptz text, when it gives what Django's loader gives; else None."""
     import psycopg
     from psycopg.pq import Format

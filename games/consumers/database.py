@@ -8,9 +8,9 @@ lock back after each round trip to the database, and with several of them
 those waits were the slowest part of a push. The moves of a server's
 sockets queue for that thread instead, each a few milliseconds. In
 bench/realtime.py at 200 matches (210 moves offered a second, Redis, two
-servers), three runs of each, taken in turn: p99 from commit to push
-25-34 ms with one thread, 40-108 ms with two (six runs), 63-139 ms with
-four (six runs); the mover's own answer came sooner with one thread too.
+servers), in runs taken in turn: p99 from commit to push 25-34 ms with
+one thread (three runs), 40-108 ms with two (six), 63-139 ms with four
+(six); the mover's own answer came sooner with one thread too.
 
 `db()` hands a call to that thread with the least that is needed: the
 caller's context and language (read by the views and errors) go along,

@@ -33,7 +33,7 @@ from django.db import connections, router
 
 from .. import move_rows
 from ..models import Match
-from ..prepared_sql import _fast_timestamp_loader
+from ..prepared_sql import fast_timestamp_loader
 from .database import db
 
 logger = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ async def _read_many(match_ids: list[int]) -> dict[int, tuple[dict, str]]:
         # makes PostgreSQL plan the statement afresh each time, four times
         # the database's work for a single row.
         many = len(match_ids) > 1
-        sql, match_part, table_part = move_rows._moved_read(using, many=many)
+        sql, match_part, table_part = move_rows.moved_read(using, many=many)
         async with connection.cursor() as cursor:
             await cursor.execute(sql, [match_ids] if many else match_ids, prepare=True)
             rows = await cursor.fetchall()
@@ -144,7 +144,7 @@ async def _open(wrapper):
             await connection.execute(wrapper.ops.set_time_zone_sql(), [wrapper.timezone_name])
         if role := wrapper.settings_dict["OPTIONS"].get("assume_role"):
             await connection.execute(wrapper.ops.compose_sql("SET ROLE %s", [role]))
-        fast_loader = _fast_timestamp_loader(connection)
+        fast_loader = fast_timestamp_loader(connection)
         if fast_loader is not None:
             connection.adapters.register_loader("timestamptz", fast_loader)
     except BaseException:
