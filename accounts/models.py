@@ -11,6 +11,8 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .names import SKELETON_MAX_LENGTH, name_keys
+
 
 class User(AbstractUser):
     """A player. The username is for logging in; the display name is shown at tables."""
@@ -32,6 +34,11 @@ class User(AbstractUser):
     # Set only by moderators (games.moderation), which also logs why.
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False)
     banned = models.BooleanField(_("banned"), default=False, editable=False)
+    # Skeletons of the two names (accounts.names), kept by save(): a new name
+    # that looks like anyone's is found with one indexed look-up.
+    username_key = models.CharField(max_length=SKELETON_MAX_LENGTH, db_index=True, editable=False, default="")
+    display_name_key = models.CharField(
+        max_length=SKELETON_MAX_LENGTH, db_index=True, editable=False, default="", blank=True)
 
     class Meta(AbstractUser.Meta):
         constraints = [
@@ -51,6 +58,13 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.display_name or self.username
+
+    def save(self, *args, **kwargs):
+        self.username_key, self.display_name_key = name_keys(self.username, self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and {"username", "display_name"} & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, "username_key", "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def shown_name(self) -> str:
