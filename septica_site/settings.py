@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
+    "csp",
     "septica_site",
     "accounts",
     "games",
@@ -63,6 +64,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outermost after static files, so they also mark answers made by the middleware below.
+    "septica_site.headers.ContentSecurityPolicyMiddleware",
+    "septica_site.headers.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -278,6 +282,23 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# django-csp 4 (septica_site/headers.py adds this host's ws:/wss: origin to
+# connect-src). No 'unsafe-inline' anywhere: pages load their scripts and styles
+# from static/, data reaches scripts as json_script blocks, and scripts set
+# styles only through the CSSOM (element.style), which style-src does not govern.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -1,5 +1,6 @@
 // Site-wide behaviour for people logged in: the live "your move" badge on the
-// My matches link. (The phone menu button is handled in base.html's head.)
+// My matches link. (The phone menu button and the language menu are
+// handled by site-head.js, loaded in the head.)
 
 // /ws/me/ says, whenever a table of mine changes, at how many tables it is my
 // move. Other scripts (My matches) listen for the same messages:
