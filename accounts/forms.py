@@ -7,6 +7,7 @@ from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, Use
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from . import names
 from .models import ApiToken
 
 User = get_user_model()
@@ -23,6 +24,10 @@ class SignUpForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].validators.extend(names.username_validators)
 
     def clean_email(self) -> str:
         email = User.objects.normalize_email(self.cleaned_data["email"])
@@ -82,6 +87,9 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = ("display_name", "preferred_language", "email_on_your_move")
         help_texts = {"display_name": _("Shown at tables instead of your username. Leave empty to use your username.")}
+
+    def clean_display_name(self) -> str:
+        return names.clean_display_name(self.cleaned_data["display_name"], user=self.instance)
 
 
 class ApiTokenForm(forms.ModelForm):

@@ -146,8 +146,15 @@ def validate_username_content(username: str) -> None:
 
 
 def validate_username_not_lookalike(username: str) -> None:
-    """For a new account: no existing username or display name may look like it."""
-    if lookalike_taken(normalise(username)):
+    """For a new account: no existing username or display name may look like it.
+
+    The very same username in another case is left to the uniqueness check,
+    whose "already exists" says more.
+    """
+    name = normalise(username)
+    key = skeleton(name)
+    users = get_user_model().objects.filter(Q(username_key=key) | Q(display_name_key=key))
+    if users.exists() and not users.filter(username__iexact=name).exists():
         raise _lookalike_error()
 
 
