@@ -7,16 +7,24 @@ player chose in their profile.
 
 from __future__ import annotations
 
+import logging
+import threading
+
+import redis
 from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.core.cache import cache
 from django.http import JsonResponse
-from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from .models import ApiToken
 
+logger = logging.getLogger(__name__)
+
 API_PREFIX = "/api/"
+# What a cache on Redis raises when Redis is down or slow (the settings bound its timeouts).
+CACHE_ERRORS = (redis.RedisError, OSError)
 # Failed bearer attempts an address may make per window before it is refused
 # outright; secrets are 256 random bits, so this guards the database, not them.
 BEARER_FAILURE_LIMIT = getattr(settings, "BEARER_FAILURE_LIMIT", 20)
@@ -30,6 +38,9 @@ def unauthorized(message: str, status: int = 401) -> JsonResponse:
 
 
 class BearerTokenMiddleware:
+    """A bearer token authenticates the JSON API only: a form or page reached
+    with one is refused, so a token never stands in for a session's CSRF check."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
@@ -38,20 +49,21 @@ class BearerTokenMiddleware:
         if header is None:
             return self.get_response(request)
         scheme, _, secret = header.partition(" ")
-        if scheme.lower() != "bearer" and not request.path_info.startswith(API_PREFIX):
+        on_api = request.path_info.startswith(API_PREFIX)
+        if scheme.lower() != "bearer" and not on_api:
             return self.get_response(request)  # e.g. Basic auth in front of the site
-        address = get_client_ip_address(request) or "unknown"
-        if _failures(address) >= BEARER_FAILURE_LIMIT:
-            response = unauthorized("Too many failed token attempts; try again later.", status=429)
-            response["Retry-After"] = str(BEARER_FAILURE_WINDOW)
-            return response
+        if not on_api:
+            return unauthorized(gettext("API tokens work only under /api/; log in to use the site's pages."), status=403)
+        # The token is looked up first, so a valid one always works: only failures are throttled.
         token = _find_token(scheme, secret.strip())
         if token is None:
+            address = get_client_ip_address(request) or "unknown"
+            if _failures(address) >= BEARER_FAILURE_LIMIT:
+                response = unauthorized("Too many failed token attempts; try again later.", status=429)
+                response["Retry-After"] = str(BEARER_FAILURE_WINDOW)
+                return response
             _count_failure(address)
             return unauthorized(_refusal(scheme, secret))
-        if request.path_info.startswith(reverse("admin:index")):
-            # A leaked script token must not open moderation to whoever holds it.
-            return unauthorized("API tokens do not open the admin; log in there.", status=403)
         token.note_use()
         request.auth_token = token
         request.user = token.user
@@ -90,17 +102,52 @@ def _failure_key(address: str) -> str:
 
 
 def _failures(address: str) -> int:
-    return cache.get(_failure_key(address), 0)
+    """Failed attempts from `address` in this window; 0 when the cache cannot say (fail open:
+    the secrets are 256 random bits, and a cache that is down must not refuse valid tokens)."""
+    try:
+        return cache.get(_failure_key(address), 0)
+    except CACHE_ERRORS as error:
+        logger.warning("token failure counter unreadable, not throttling: %r", error)
+        return 0
 
 
 def _count_failure(address: str) -> None:
     key = _failure_key(address)
-    # add() starts the window only once; incr() keeps its expiry.
-    cache.add(key, 0, BEARER_FAILURE_WINDOW)
     try:
-        cache.incr(key)
-    except ValueError:  # expired between the two calls
-        cache.set(key, 1, BEARER_FAILURE_WINDOW)
+        # add() starts the window only once; incr() keeps its expiry.
+        cache.add(key, 0, BEARER_FAILURE_WINDOW)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between the two calls
+            cache.set(key, 1, BEARER_FAILURE_WINDOW)
+    except CACHE_ERRORS as error:
+        logger.warning("token failure not counted, the cache is down: %r", error)
+
+
+# Set once a request arrives with X-Forwarded-For while BEHIND_PROXY is off:
+# then every visitor may share the proxy's address, and /healthz says so to staff.
+forwarded_without_proxy = threading.Event()
+PROXY_WARNING = (
+    "Requests arrive with X-Forwarded-For but BEHIND_PROXY is off: every visitor is counted "
+    "at the proxy's address (log-in lock-out, token throttle). Set BEHIND_PROXY=1 behind a proxy."
+)
+
+
+class ForwardedForWarningMiddleware:
+    """Logs once a process that a proxy seems to be in front while BEHIND_PROXY is off."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            "HTTP_X_FORWARDED_FOR" in request.META
+            and not settings.BEHIND_PROXY
+            and not forwarded_without_proxy.is_set()
+        ):
+            forwarded_without_proxy.set()
+            logger.warning(PROXY_WARNING)
+        return self.get_response(request)
 
 
 class PreferredLanguageMiddleware:
