@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.ForwardedForWarningMiddleware",
     "accounts.middleware.BearerTokenMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -230,7 +231,8 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 # Behind a proxy every visitor arrives from the proxy's address: count the
 # address the proxy saw instead, or one bad typist would lock everyone out.
-if env_bool("BEHIND_PROXY", default=False):
+BEHIND_PROXY = env_bool("BEHIND_PROXY", default=False)
+if BEHIND_PROXY:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
     AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1)
 else:
