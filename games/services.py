@@ -186,12 +186,23 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
     return free
 
 
+def _hidden_from(table: Table, user, seats: list[Seat] | None = None) -> bool:
+    """A private table does not exist for whoever has no seat there, taken or kept:
+    they get the very answer a missing table gets, so an id tells them nothing."""
+    if not table.private:
+        return False
+    seats = seats if seats is not None else list(table.seats.all())
+    return not any(user.pk in (seat.user_id, seat.reserved_for_id) for seat in seats)
+
+
 def leave_table(table_id: int, user) -> None:
     """Give up a seat before the match starts; the creator leaving closes the table."""
     with transaction.atomic():
         table = _locked_table(table_id)
         seat = table.seats.filter(user=user).first() if user.is_authenticated else None
         if seat is None:
+            if _hidden_from(table, user):
+                raise NotFound(_("There is no such table."))
             raise NotAllowed(_("You have no seat at this table."))
         if table.status != TableStatus.OPEN:
             raise Conflict(_("The match has started: you can no longer leave this table."))
@@ -214,6 +225,8 @@ def rematch(table_id: int, user) -> Table:
         old = _locked_table(table_id)
         old_seats = list(old.seats.order_by("number"))
         if not any(seat.user_id == user.pk for seat in old_seats):
+            if _hidden_from(old, user, old_seats):
+                raise NotFound(_("There is no such table."))
             raise NotAllowed(_("Only the players of this match can ask for a rematch."))
         if old.status != TableStatus.FINISHED:
             raise Conflict(_("A rematch can only follow a finished match."))
@@ -272,6 +285,8 @@ def play_move(match_id: int, user, seq: Any, move: Any) -> tuple[Match, Any]:
         match, seats = _locked_match_with_seats(match_id)
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is None:
+            if _hidden_from(match.table, user, seats):
+                raise NotFound(_("There is no such match."))  # what a missing one answers
             raise NotAllowed(_("You have no seat at this table."))
         check_may_play(mine.user)  # as stored now: a socket's user was read when it connected, maybe before a suspension
         played = _apply(match, mine.number, seq, move, actor=Actor.PERSON, user=user, seats=seats)
