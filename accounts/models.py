@@ -8,6 +8,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models.functions import Lower
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -90,6 +91,11 @@ def hash_token_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
+# Sent with `token` once revoke() has changed the row (an update() sends no
+# post_save): accounts/credentials.py closes the sockets opened with it.
+token_revoked = Signal()
+
+
 class ApiTokenQuerySet(models.QuerySet):
     def active(self):
         return self.filter(revoked_at__isnull=True)
@@ -142,6 +148,7 @@ class ApiToken(models.Model):
         revoked = ApiToken.objects.filter(pk=self.pk, revoked_at__isnull=True).update(revoked_at=now)
         if revoked:
             self.revoked_at = now
+            token_revoked.send(sender=ApiToken, token=self)
         return bool(revoked)
 
     def note_use(self) -> None:

@@ -2,7 +2,9 @@
 
 A script connects with `Authorization: Bearer <token>` (or `?token=<token>`
 for clients that cannot set headers, such as a browser's WebSocket); the
-token's person becomes `scope["user"]`, over any session. An unknown or
+token's person becomes `scope["user"]`, over any session, and the token's id
+`scope["api_token_id"]` (accounts/credentials.py closes the socket when that
+token is revoked, and every move checks it still stands). An unknown or
 revoked token is not ignored: `scope["auth_error"]` says why, and the
 consumer refuses the socket with 4401.
 
@@ -21,6 +23,8 @@ from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
 
 from .middleware import BEARER_FAILURE_LIMIT, _count_failure, _failures, _find_token
+
+TOKEN_ID_SCOPE_KEY = "api_token_id"
 
 
 def bearer_secret(scope) -> str | None:
@@ -45,9 +49,9 @@ class BearerTokenAuthMiddleware(BaseMiddleware):
         secret = bearer_secret(scope)
         if secret is not None:
             scope = dict(scope)
-            user, error = await _user_for(secret, _address(scope))
-            if user is not None:
-                scope["user"] = user
+            token, error = await _token_for(secret, _address(scope))
+            if token is not None:
+                scope["user"], scope[TOKEN_ID_SCOPE_KEY] = token.user, token.pk
             else:
                 scope["auth_error"] = error
         return await super().__call__(scope, receive, send)
@@ -59,7 +63,7 @@ def _address(scope) -> str:
 
 
 @database_sync_to_async
-def _user_for(secret: str, address: str):
+def _token_for(secret: str, address: str):
     if _failures(address) >= BEARER_FAILURE_LIMIT:
         return None, "Too many failed token attempts; try again later."
     token = _find_token("bearer", secret)
@@ -67,7 +71,7 @@ def _user_for(secret: str, address: str):
         _count_failure(address)
         return None, "The token is unknown or revoked."
     token.note_use()
-    return token.user, None
+    return token, None
 
 
 class TokenOrOriginValidator:

@@ -1,4 +1,5 @@
-"""What every consumer shares: reading client messages, throttling, errors."""
+"""What every consumer shares: reading client messages, throttling, errors, and
+closing when the credential it was opened with ends (accounts/credentials.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
+from accounts import credentials
 from septica_site.languages import language_for_scope
 
 from .. import notify
@@ -70,13 +72,31 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     """Throttled JSON messages dispatched on "type" to `on_<type>` methods."""
 
     message_types: tuple[str, ...] = ("ping",)
+    credential: credentials.Credential | None = None
+    credential_ended = False
 
     async def websocket_connect(self, message):
         notify.remember_server_loop(asyncio.get_running_loop())
         self.bucket, self.dropped = TokenBucket(), 0
         await super().websocket_connect(message)
 
+    async def accept(self, subprotocol=None, headers=None):
+        """Accept, listening for the end of the socket's credential (every consumer, on every accept)."""
+        self.credential = credentials.of_scope(self.scope)
+        if self.credential is not None:
+            await self.channel_layer.group_add(credentials.group(self.credential.user_id), self.channel_name)
+        await super().accept(subprotocol, headers)
+
+    async def websocket_disconnect(self, message):
+        try:
+            if self.credential is not None:
+                await self.channel_layer.group_discard(credentials.group(self.credential.user_id), self.channel_name)
+        finally:
+            await super().websocket_disconnect(message)
+
     async def dispatch(self, message):
+        if self.credential_ended and message["type"] != "websocket.disconnect":
+            return  # closed for its credential: no move, view or list may follow the close
         # Words in lists, views and errors read in the page's language; the
         # database thread inherits it through the context.
         if not hasattr(self, "language"):
@@ -108,9 +128,19 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
 
     async def refuse(self, code: int, status: int, message: str) -> None:
         """Refuse after accepting, so the client sees why (a refused handshake shows no code)."""
-        await self.accept()
+        await super().accept()  # not self.accept(): a refused socket hears of no credential
         await self.send_error(status, message)
         await self.close(code)
+
+    async def close_for_credential(self, message: str) -> None:
+        self.credential_ended = True
+        await self.send_error(401, message)
+        await self.close(CLOSE_NOT_AUTHENTICATED)
+
+    async def credentials_ended(self, event) -> None:
+        """A credential of this socket's person ended: close if it is this socket's."""
+        if self.credential is not None and self.credential.ended_by(event):
+            await self.close_for_credential(credentials.why_in_words(event["why"]))
 
     async def send_error(self, status: int, message: str, **extra) -> None:
         await self.send_json({"type": "error", "status": status, "error": message, **extra})

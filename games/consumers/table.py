@@ -16,6 +16,8 @@ from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 
+from accounts import credentials
+
 from .. import notify, presence, services
 from ..models import Match
 from ..presenters import table_json
@@ -115,6 +117,8 @@ class TableConsumer(SepticaConsumer):
             raise BadMessage(400, "Send {\"type\": \"move\", \"seq\": <moves seen>, \"move\": {...}}.")
         try:
             _, data = await snapshots.making_move(self.table_id, partial(db(self._play), message["seq"], message["move"]))
+        except credentials.CredentialEnded:
+            return await self.close_for_credential(self.credential.refusal())
         except services.ServiceError as refusal:
             seq = refusal.extra.get("seq")
             if seq is None:
@@ -126,6 +130,9 @@ class TableConsumer(SepticaConsumer):
         await self.send_view(data)
 
     def _play(self, seq, move) -> tuple[snapshots.Snapshot, dict]:
+        # Here, not only on the announcement: a channel layer may lose that.
+        if self.credential is not None and not credentials.still_stands(self.credential):
+            raise credentials.CredentialEnded
         match, game = services.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
