@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -146,18 +147,37 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- channel layer, broker, cache ---------------------------------------------
+def _redis_database(url: str) -> str:
+    parts = urlsplit(url)
+    return (parse_qs(parts.query).get("db") or [parts.path.strip("/") or "0"])[0]
+
+
+# Pub/sub channels belong to the whole Redis server, whatever database number
+# REDIS_URL names: deployments sharing one server need prefixes of their own.
+CHANNEL_LAYER_PREFIX = os.environ.get("CHANNEL_LAYER_PREFIX", "").strip() or f"septica-{_redis_database(REDIS_URL)}"
 if REDIS_URL:
     # Redis pub/sub: a group send is one PUBLISH, and each server process holds
     # one subscription per table its sockets watch. Nothing is queued in Redis,
     # which suits what the groups carry ("match changed, seq n"): a socket that
     # misses one still holds its seq and resyncs on the next (see notify.py).
+    # Every Redis call is bounded (Redis answers in well under a millisecond
+    # when well): with Redis gone, pages and the API answer without it.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "septica_site.channel_layers.RedisPubSubLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "septica"},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 0.5, "socket_timeout": 2.0}],
+                "prefix": CHANNEL_LAYER_PREFIX,
+            },
         }
     }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "septica_site.channel_layers.LocalChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
