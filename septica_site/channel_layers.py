@@ -123,12 +123,11 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
                     host = dict(self._hosts[shard])
                     if "address" not in host:  # sentinels and the like: the loop layers' way only
                         raise NotImplementedError("a blocking publish needs a Redis address")
-                    client = self._blocking_clients[shard] = redis.Redis.from_url(
-                        host.pop("address"),
+                    host.update(
                         socket_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
                         socket_connect_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
-                        **host,
                     )
+                    client = self._blocking_clients[shard] = redis.Redis.from_url(host.pop("address"), **host)
         return client
 
     async def group_send_many(self, messages) -> None:

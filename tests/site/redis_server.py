@@ -1,0 +1,51 @@
+"""A Redis server of a test's own, on a port no one else uses (never the shared 6379)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import redis
+
+PORT = 6393
+
+
+class RedisServer:
+    def __init__(self, port: int = PORT) -> None:
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+
+    def url_for(self, database: int) -> str:
+        return f"redis://127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> None:
+        if self.answers():
+            return
+        subprocess.run(
+            ["redis-server", "--daemonize", "yes", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            check=True, stdout=subprocess.DEVNULL,
+        )
+        self.wait(until=True)
+
+    def stop(self) -> None:
+        subprocess.run(["redis-cli", "-p", str(self.port), "shutdown", "nosave"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        self.wait(until=False)
+
+    def answers(self) -> bool:
+        try:
+            return redis.Redis(port=self.port, socket_connect_timeout=0.2, socket_timeout=0.2).ping()
+        except redis.RedisError:
+            return False
+
+    def wait(self, until: bool, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while self.answers() != until:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"Redis on {self.port} did not {'start' if until else 'stop'}")
+            time.sleep(0.05)
+
+
+def have_redis_server() -> bool:
+    return shutil.which("redis-server") is not None
