@@ -16,18 +16,22 @@ import socket
 import subprocess
 import sys
 import time
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test import Client, override_settings
 
 from accounts.models import ApiToken
-from bench.wsclient import WebSocket
+from bench.wsclient import Closed, WebSocket
 from tests.play import start_table
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
+SERVER_SECRET_KEY = "two-servers-test-" + "x" * 40
 
 pytestmark = [
     pytest.mark.redis,
@@ -58,7 +62,7 @@ def server_env() -> dict:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=test_database_url(), REDIS_URL=settings.REDIS_URL, SEPTICA_NO_EMBEDDED_WORKER="1",
-        CELERY_EMBEDDED_WORKER="0", SECRET_KEY="two-servers-test-" + "x" * 40, DEBUG="0", HTTPS="0",
+        CELERY_EMBEDDED_WORKER="0", SECRET_KEY=SERVER_SECRET_KEY, DEBUG="0", HTTPS="0",
         ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING",
     )
     env.pop("DATABASE_TEST_NAME", None)
@@ -162,3 +166,68 @@ def _a_legal_move(table) -> dict:
     from games import services
 
     return services.game_of(table.match).legal_moves()[0]
+
+
+def test_revoking_a_token_closes_its_socket_on_the_other_server(two_servers, alice, bob):
+    first, second = two_servers
+    table = start_table(alice, [bob], options={"match": "points-8"})
+    revoked, revoked_secret = ApiToken.issue(alice, "revoked")
+    _kept, kept_secret = ApiToken.issue(alice, "kept")
+    cookie = server_session_cookie(alice)
+
+    async def scenario():
+        path = f"/ws/tables/{table.pk}/"
+        at_revoked = await WebSocket.connect(HOST, second, path, headers={"Authorization": f"Bearer {revoked_secret}"})
+        at_kept = await WebSocket.connect(HOST, second, path, headers={"Authorization": f"Bearer {kept_secret}"})
+        try:
+            await view_with_seq(at_revoked, 0)
+            await view_with_seq(at_kept, 0)
+
+            assert await asyncio.to_thread(revoke_through_the_page, first, cookie, revoked.pk) == 302
+
+            error = await message_of_type(at_revoked, "error")
+            assert error["status"] == 401 and error["error"]
+            with pytest.raises(Closed) as closed:
+                await asyncio.wait_for(at_revoked.recv_json(), 10)
+            assert closed.value.code == 4401
+            await at_kept.send_json({"type": "ping"})
+            assert (await message_of_type(at_kept, "pong"))["type"] == "pong"
+        finally:
+            await at_revoked.close()
+            await at_kept.close()
+
+    asyncio.run(scenario())
+
+
+def server_session_cookie(user) -> str:
+    """A session the servers accept (signed with their key), as a log-in there would make."""
+    with override_settings(SECRET_KEY=SERVER_SECRET_KEY):
+        client = Client()
+        client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def revoke_through_the_page(port: int, session_key: str, token_id: int) -> int:
+    """What the person's browser does: open the token's revoke page, then press Revoke."""
+    path = f"/accounts/tokens/{token_id}/revoke/"
+    client = http.client.HTTPConnection(HOST, port, timeout=10)
+    client.request("GET", path, headers={"Cookie": f"sessionid={session_key}"})
+    page = client.getresponse()
+    page.read()
+    csrf = SimpleCookie()
+    for header in page.headers.get_all("Set-Cookie") or []:
+        csrf.load(header)
+    token = csrf["csrftoken"].value
+    client.request("POST", path, body=urlencode({"csrfmiddlewaretoken": token}), headers={
+        "Cookie": f"sessionid={session_key}; csrftoken={token}", "Content-Type": "application/x-www-form-urlencoded"})
+    status = client.getresponse().status
+    client.close()
+    return status
+
+
+async def message_of_type(socket: WebSocket, kind: str, timeout: float = 10) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await asyncio.wait_for(socket.recv_json(), max(0.01, deadline - time.monotonic()))
+        if message["type"] == kind:
+            return message
