@@ -86,9 +86,13 @@ def tables(request):
 
 
 def lobby_summaries(user) -> list[dict]:
-    """The open tables the lobby lists, as `user` sees them (also sent on /ws/lobby/)."""
-    listed = tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
-    return [table_summary(table, user) for table in listed]
+    """The open tables the lobby lists, as `user` sees them (/ws/lobby/ shares them: consumers/shared_lists.py)."""
+    return [table_summary(table, user) for table in lobby_tables()]
+
+
+def lobby_tables():
+    """The tables the lobby lists, newest first, with their seats and people."""
+    return tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
 
 
 @login_required_json

@@ -225,6 +225,9 @@ def _env_seconds(name: str, default: float) -> float:
 BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
 DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
 BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
+# Anonymous /ws/lobby/ sockets one address may hold open on one server process
+# (games/consumers/shared_lists.py): a few tabs for each visitor behind one NAT.
+LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS", 30)
 
 # --- accounts -----------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"

@@ -39,11 +39,23 @@ from django.utils import translation
 
 DATABASE_THREADS = 1  # see above: more threads, more waits for the interpreter lock
 _database_threads = ThreadPoolExecutor(max_workers=DATABASE_THREADS, thread_name_prefix="septica-db")
+# The lobby's and My matches' builds: on a thread of their own, so that no
+# list (one shared build per lobby change, consumers/shared_lists.py) ever
+# waits in the moves' queue in front of a move.
+_list_threads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="septica-lists")
 
 
 def db(function):
     """`function` as a coroutine function that runs it on the sockets' database threads."""
+    return _on(_database_threads, function)
 
+
+def lists_db(function):
+    """`function` as a coroutine function that runs it on the lists' thread, never the moves'."""
+    return _on(_list_threads, function)
+
+
+def _on(executor: ThreadPoolExecutor, function):
     @functools.wraps(function)
     async def on_a_database_thread(*args, **kwargs):
         # Django's active language lives in an asgiref Local, which a copied
@@ -51,7 +63,7 @@ def db(function):
         call = functools.partial(
             contextvars.copy_context().run, _run_keeping_connection, translation.get_language(), function, args, kwargs
         )
-        return await asyncio.get_running_loop().run_in_executor(_database_threads, call)
+        return await asyncio.get_running_loop().run_in_executor(executor, call)
 
     return on_a_database_thread
 
@@ -89,3 +101,4 @@ def close_database_threads_connections() -> None:
 
     for done in [_database_threads.submit(close_this_threads_connections) for _ in range(DATABASE_THREADS)]:
         done.result()
+    _list_threads.submit(connections.close_all).result()

@@ -2,47 +2,89 @@
 
 Both send the same lists as GET /api/tables and GET /api/me/matches, on
 connect and after each change; changes that come in a burst (a table filling
-seat by seat) are answered once, after DEBOUNCE_SECONDS.
+seat by seat) are answered once, after DEBOUNCE_SECONDS. Both are read on the
+lists' own database thread, never in the moves' queue. The lobby is read once
+per change per server process and language and shared by its sockets
+(consumers/shared_lists.py); My matches is one person's, read per socket.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+from django.conf import settings
+from django.utils.translation import gettext as _
+
 from .. import notify
-from ..api import lobby_summaries, my_matches_json
-from .base import CLOSE_NOT_AUTHENTICATED, SepticaConsumer
-from .database import db
+from ..api import my_matches_json
+from . import shared_lists
+from .base import CLOSE_FLOODING, CLOSE_NOT_AUTHENTICATED, SepticaConsumer
+from .database import lists_db
 
-DEBOUNCE_SECONDS = 0.1
+DEBOUNCE_SECONDS = shared_lists.DEBOUNCE_SECONDS
 
 
-class ListConsumer(SepticaConsumer):
-    """Sends `build()` on connect and again (debounced) whenever its group says so."""
+class LobbyConsumer(SepticaConsumer):
+    """Sent the server's shared lobby on connect and after every change (the hub pushes it)."""
 
-    kind = ""
+    async def connect(self):
+        self.hub = None
+        self.address = None
+        self.sent_text: str | None = None
+        self.sent_number = 0
+        if self.scope.get("auth_error"):
+            return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
+        hub = shared_lists.hub(self.channel_layer)
+        if not self.authenticated:
+            address = shared_lists.socket_address(self.scope)
+            if hub.anonymous[address] >= settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS:
+                return await self.refuse(
+                    CLOSE_FLOODING, 429, _("Too many lobby connections from your address; log in or close some.")
+                )
+            hub.anonymous[address] += 1
+            self.address = address
+        self.hub = hub
+        await hub.join(self)  # before the read: a change made meanwhile is pushed after it
+        await self.accept()
+        await self.send_lobby(await hub.current(self.language))
 
-    def groups_for(self) -> list[str]:
-        raise NotImplementedError
+    async def disconnect(self, code):
+        if self.hub is None:
+            return
+        self.hub.leave(self)
+        if self.address is not None:
+            self.hub.anonymous[self.address] -= 1
+            if self.hub.anonymous[self.address] <= 0:
+                del self.hub.anonymous[self.address]
+        self.hub = None
 
-    def build(self) -> dict:
-        raise NotImplementedError
+    async def send_lobby(self, lobby: shared_lists.SharedLobby) -> None:
+        """Send `lobby` as this viewer sees it, unless it is older than, or the same as, what was sent."""
+        if lobby.number <= self.sent_number:
+            return
+        self.sent_number = lobby.number
+        tables = lobby.tables_for(self.user)
+        text = lobby.shared_text if tables is lobby.shared else shared_lists.encode(tables)
+        if text != self.sent_text:
+            self.sent_text = text
+            await self.send(text_data=text)
+
+
+class MyMatchesConsumer(SepticaConsumer):
+    """A person's matches, read for their socket on connect and (debounced) whenever their group says so."""
 
     async def connect(self):
         self.pending = None
         self.sent = None
         if self.scope.get("auth_error"):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
-        if not self.may_connect():
+        if not self.authenticated:
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, "Log in to see your matches.")
-        self.joined = self.groups_for()
+        self.joined = [notify.user_group(self.user.pk)]
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self.send_list()
-
-    def may_connect(self) -> bool:
-        return True
 
     async def disconnect(self, code):
         if self.pending is not None:
@@ -50,13 +92,16 @@ class ListConsumer(SepticaConsumer):
         for group in getattr(self, "joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
+    def build(self) -> dict:
+        return my_matches_json(self.user)
+
     async def send_list(self) -> None:
-        data = await db(self.build)()
+        data = await lists_db(self.build)()
         if data != self.sent:
             self.sent = data
-            await self.send_json({"type": self.kind, **data})
+            await self.send_json({"type": "my_matches", **data})
 
-    async def changed(self, event) -> None:
+    async def matches_changed(self, event):
         if self.pending is None:
             self.pending = asyncio.create_task(self._send_soon())
 
@@ -64,32 +109,3 @@ class ListConsumer(SepticaConsumer):
         await asyncio.sleep(DEBOUNCE_SECONDS)
         self.pending = None
         await self.send_list()
-
-
-class LobbyConsumer(ListConsumer):
-    kind = "lobby"
-
-    def groups_for(self):
-        return [notify.LOBBY_GROUP]
-
-    def build(self):
-        return {"tables": lobby_summaries(self.user)}
-
-    async def lobby_changed(self, event):
-        await self.changed(event)
-
-
-class MyMatchesConsumer(ListConsumer):
-    kind = "my_matches"
-
-    def may_connect(self):
-        return self.authenticated
-
-    def groups_for(self):
-        return [notify.user_group(self.user.pk)]
-
-    def build(self):
-        return my_matches_json(self.user)
-
-    async def matches_changed(self, event):
-        await self.changed(event)

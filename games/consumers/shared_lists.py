@@ -1,0 +1,214 @@
+"""The lobby, built once per change per server process and language, shared by its sockets.
+
+Before, every /ws/lobby/ socket read the lobby itself, on connect and after
+every change, on the moves' database thread: 300 anonymous connects pushed
+another player's move from 8 ms to 3 s. Now each server process listens to
+the lobby group once (one channel of its own, not one per socket), and the
+lobby is read on the lists' thread (consumers/database.py), never the
+moves'. At most one read is in flight per language: whoever asks meanwhile
+waits for it. A connect while nothing changed gets the list already built,
+with no read at all.
+
+A list is shared as `table_summary`'s per-state cache shares a table's
+(games/presenters.py): anybody who has no seat at, and no seat kept at, any
+listed table gets the very same list (encoded once); a person with a seat
+gets theirs made from the rows in memory, exactly what GET /api/tables would
+answer them.
+
+Anonymous lobby sockets are counted per address (the one the HTTP side
+counts: X-Forwarded-For only when BEHIND_PROXY is on) in each server
+process; past LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS a socket is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+
+import orjson
+from axes.helpers import get_client_ip_address
+from django.utils import translation
+
+from .. import notify
+from ..api import lobby_tables
+from ..models import Seat, Table
+from ..presenters import table_summary
+from .database import lists_db
+
+logger = logging.getLogger(__name__)
+
+DEBOUNCE_SECONDS = 0.1  # changes in a burst (a table filling seat by seat) are answered once
+FRESH_SECONDS = 10.0  # a connect reads the lobby again after this long even without a change (a renamed person)
+REJOIN_SECONDS = 3600.0
+PUSH_BATCH = 16  # sockets sent a new list between two turns of the event loop's other work
+
+
+@dataclass(eq=False)
+class SharedLobby:
+    """One read of the lobby in one language."""
+
+    language: str
+    number: int  # this process's builds, counted: a socket never goes back to an older one
+    changes: int  # the hub's change count when the read began
+    built_at: float
+    rows: list[tuple[Table, list[Seat], dict]]  # each table, its seats, its presenters cache
+    shared: list[dict]  # the summaries as anybody without a seat among them sees them
+    people: frozenset[int]  # who has a seat, or a seat kept, at a listed table
+    _text: str | None = field(default=None, repr=False)
+
+    def tables_for(self, viewer) -> list[dict]:
+        """What GET /api/tables answers `viewer` (a user or None); `shared` itself when it is theirs."""
+        viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
+        if viewer_id is None or viewer_id not in self.people:
+            return self.shared
+        with translation.override(self.language):  # the caches hold this language's words
+            return [
+                table_summary(table, viewer, seats, cache)
+                if any(viewer_id in (seat.user_id, seat.reserved_for_id) for seat in seats) else shown
+                for (table, seats, cache), shown in zip(self.rows, self.shared, strict=True)
+            ]
+
+    @property
+    def shared_text(self) -> str:
+        """The socket message of `shared`, encoded once for every socket that gets it."""
+        if self._text is None:
+            self._text = encode(self.shared)
+        return self._text
+
+
+def encode(tables: list[dict]) -> str:
+    return orjson.dumps({"type": "lobby", "tables": tables}, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def read_lobby(language: str, number: int, changes: int) -> SharedLobby:
+    """The lobby as it is now, in `language` (the active one: on the lists' thread)."""
+    rows, shared, people = [], [], set()
+    for table in lobby_tables():
+        seats, cache = list(table.seats.all()), {}
+        rows.append((table, seats, cache))
+        shared.append(table_summary(table, None, seats, cache))
+        people.update(person for seat in seats for person in (seat.user_id, seat.reserved_for_id) if person)
+    return SharedLobby(language, number, changes, time.monotonic(), rows, shared, frozenset(people))
+
+
+class LobbyHub:
+    """A server process's lobby: its sockets, its subscription, its lists (one event loop)."""
+
+    def __init__(self, layer) -> None:
+        self.layer = layer
+        self.sockets: set = set()
+        self.anonymous: Counter[str] = Counter()
+        self.changes = 0
+        self.builds = 0
+        self.lobbies: dict[str, SharedLobby] = {}
+        self.building: dict[str, asyncio.Future] = {}
+        self.pending: asyncio.Task | None = None
+        self.listening: asyncio.Task | None = None
+        self.subscribed: asyncio.Future | None = None
+
+    # --- sockets ---------------------------------------------------------------------------
+    async def join(self, socket) -> None:
+        """Count `socket` in; from now on it is sent every change."""
+        self.sockets.add(socket)
+        await self.listen()
+
+    def leave(self, socket) -> None:
+        self.sockets.discard(socket)
+
+    # --- changes -----------------------------------------------------------------------------
+    async def listen(self) -> None:
+        """Subscribe this process to the lobby group once; return when subscribed."""
+        if self.subscribed is None:
+            self.subscribed = asyncio.get_running_loop().create_future()
+            self.listening = asyncio.create_task(self._listen())
+        await asyncio.shield(self.subscribed)
+
+    async def _listen(self) -> None:
+        try:
+            channel = await self.layer.new_channel()
+            await self.layer.group_add(notify.LOBBY_GROUP, channel)
+        except BaseException as error:
+            self.subscribed.set_exception(error)
+            self.subscribed.exception()  # retrieved: the sockets waiting see it themselves
+            self.subscribed, self.listening = None, None  # the next socket tries again
+            raise
+        self.subscribed.set_result(None)
+        while True:
+            try:
+                message = await asyncio.wait_for(self.layer.receive(channel), REJOIN_SECONDS)
+            except TimeoutError:
+                # The in-memory layer forgets a group's member after a day (group_expiry).
+                await self.layer.group_add(notify.LOBBY_GROUP, channel)
+                continue
+            if message.get("type") == "lobby.changed":
+                self.changed()
+
+    def changed(self) -> None:
+        self.changes += 1
+        self.lobbies.clear()
+        if self.pending is None:
+            self.pending = asyncio.create_task(self._push_soon())
+
+    async def _push_soon(self) -> None:
+        await asyncio.sleep(DEBOUNCE_SECONDS)
+        self.pending = None
+        for language in {socket.language for socket in self.sockets}:
+            lobby = await self.current(language)
+            for number, socket in enumerate([socket for socket in self.sockets if socket.language == language]):
+                if socket in self.sockets:
+                    await socket.send_lobby(lobby)
+                if number % PUSH_BATCH == PUSH_BATCH - 1:
+                    await asyncio.sleep(0)  # a move waiting for the loop goes first
+
+    # --- lists ---------------------------------------------------------------------------------
+    async def current(self, language: str) -> SharedLobby:
+        """The lobby in `language`, read after every change made before this call."""
+        asked = self.changes
+        while True:
+            lobby = self.lobbies.get(language)
+            if lobby is not None and lobby.changes >= asked and time.monotonic() - lobby.built_at < FRESH_SECONDS:
+                return lobby
+            building = self.building.get(language)
+            if building is None:
+                building = self.building[language] = asyncio.ensure_future(self._build(language))
+            lobby = await asyncio.shield(building)
+            if lobby.changes >= asked:
+                return lobby
+
+    async def _build(self, language: str) -> SharedLobby:
+        self.builds += 1
+        number, changes = self.builds, self.changes
+        try:
+            with translation.override(language):
+                lobby = await lists_db(read_lobby)(language, number, changes)
+        finally:
+            del self.building[language]
+        if changes == self.changes:
+            self.lobbies[language] = lobby
+        return lobby
+
+
+_hub: tuple[asyncio.AbstractEventLoop, LobbyHub] | None = None
+
+
+def hub(layer) -> LobbyHub:
+    """This process's lobby hub: one per event loop (a server has one; each test its own)."""
+    global _hub
+    loop = asyncio.get_running_loop()
+    if _hub is None or _hub[0] is not loop or _hub[1].layer is not layer:
+        _hub = (loop, LobbyHub(layer))
+    return _hub[1]
+
+
+def socket_address(scope) -> str:
+    """The websocket's client address, read exactly as the HTTP side reads a request's (django-axes, ipware)."""
+    meta = {"REMOTE_ADDR": str((scope.get("client") or ("",))[0])}
+    for name, value in scope.get("headers", []):
+        key = "HTTP_" + name.decode("latin1").upper().replace("-", "_")
+        value = value.decode("latin1")
+        meta[key] = f"{meta[key]},{value}" if key in meta else value  # as Django joins repeated headers
+    return get_client_ip_address(SimpleNamespace(META=meta)) or "unknown"

@@ -1,0 +1,174 @@
+"""/ws/lobby/ shares one lobby per change per server and language (issue 14, point 2).
+
+Each viewer still gets exactly what GET /api/tables answers them: anonymous,
+seated, holding a kept (rematch) seat, or outside every listed table, in
+English and in Romanian. Anonymous lobby sockets are capped per address,
+the address read as the HTTP side reads it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.test import Client
+
+from games import services
+from games.consumers import shared_lists
+from tests.play import play_moves, start_table
+from tests.realtime.conftest import ORIGIN, Socket, session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+LANGUAGES = ("en", "ro")
+
+
+def lobby_in_tables(alice, bob, charlie) -> None:
+    """A rematch Alice opened (Bob's seat kept for him), a table of Charlie's with bots, one of Alice's."""
+    finished = start_table(alice, [bob], options={"match": "points-8"})
+    play_moves(finished)
+    services.rematch(finished.pk, alice)
+    services.create_table(
+        charlie, rules="septica", players=3, bots=[services.BotSpec(seat=2, level="expert", style="aggressive")],
+    )
+    services.create_table(alice, rules="americana", players=2)
+
+
+def kept_for_them(tables: list[dict]) -> bool:
+    return any(seat["reserved_for_you"] for table in tables for seat in table["seats"])
+
+
+def api_tables(user, language: str) -> list[dict]:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    if user is not None:
+        client.force_login(user)
+    response = client.get("/api/tables")
+    assert response.status_code == 200
+    return response.json()["tables"]
+
+
+def headers(user, language: str) -> list:
+    result = [ORIGIN, (b"accept-language", language.encode())]
+    if user is not None:
+        result.append((b"cookie", session_cookie(user)))
+    return result
+
+
+@pytest_asyncio.fixture
+async def open_socket(application):
+    """Open a socket from a given client address (the scope's "client", as daphne sets it)."""
+    opened: list[Socket] = []
+
+    async def open_one(path: str, headers, address: str = "127.0.0.1") -> Socket:
+        socket = Socket(application, path, headers)
+        socket.communicator.scope["client"] = (address, 50000 + len(opened))  # read when the application starts
+        opened.append(socket)
+        assert await socket.connect()
+        return socket
+
+    yield open_one
+    for socket in opened:
+        with contextlib.suppress(Exception):
+            await socket.disconnect()
+
+
+async def test_every_viewer_gets_what_the_api_answers_them_in_both_languages(alice, bob, charlie, make_user,
+                                                                             open_socket):
+    dave = await database_sync_to_async(make_user)("dave", display_name="Dave")
+    await database_sync_to_async(lobby_in_tables)(alice, bob, charlie)
+    viewers = {"anonymous": None, "alice (seated)": alice, "bob (seat kept)": bob, "charlie (seated)": charlie,
+               "dave (outside)": dave}
+    sockets = {}
+    for name, user in viewers.items():
+        for language in LANGUAGES:
+            sockets[name, language] = await open_socket("/ws/lobby/", await database_sync_to_async(headers)(user, language))
+
+    first = {}
+    for (name, language), socket in sockets.items():
+        first[name, language] = (await socket.next("lobby"))["tables"]
+        assert first[name, language] == await database_sync_to_async(api_tables)(viewers[name], language), name
+    # The viewers do differ: a kept seat, seats of one's own, the words of each language.
+    assert kept_for_them(first["bob (seat kept)", "en"]) and not kept_for_them(first["dave (outside)", "en"])
+    assert [table["your_seat"] for table in first["alice (seated)", "ro"]] == [0, None, 0]
+    assert first["dave (outside)", "ro"] == first["anonymous", "ro"] != first["anonymous", "en"]
+
+    new_table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=2)
+
+    for (name, language), socket in sockets.items():
+        pushed = await socket.next("lobby", where=lambda message: message["tables"][0]["id"] == new_table.pk)
+        assert pushed["tables"] == await database_sync_to_async(api_tables)(viewers[name], language), (name, language)
+
+
+async def test_a_change_is_read_once_per_language_and_a_connect_reads_nothing_new(alice, bob, open_socket):
+    await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    hub = shared_lists.hub(get_channel_layer())
+    first = {language: [] for language in LANGUAGES}
+    for language in LANGUAGES:
+        for _ in range(10):
+            first[language].append(await open_socket("/ws/lobby/", headers(None, language)))
+    first["en"].append(await open_socket("/ws/lobby/", await database_sync_to_async(headers)(alice, "en")))
+    for sockets in first.values():
+        for socket in sockets:
+            await socket.next("lobby")
+    assert hub.builds == 2  # one per language, shared by 21 sockets
+
+    table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=2)
+    for sockets in first.values():
+        for socket in sockets:
+            await socket.next("lobby", where=lambda message: message["tables"][0]["id"] == table.pk)
+    assert hub.builds == 4
+
+    late = await open_socket("/ws/lobby/", headers(None, "ro"))
+    assert (await late.next("lobby"))["tables"][0]["id"] == table.pk
+    assert hub.builds == 4  # the lobby was fresh: the connect read nothing
+
+
+async def test_anonymous_lobby_sockets_are_capped_per_address(alice, open_socket, settings):
+    settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = 3
+    admitted = [await open_socket("/ws/lobby/", headers(None, "en"), "198.51.100.7") for _ in range(3)]
+    for socket in admitted:
+        await socket.next("lobby")
+
+    over = await open_socket("/ws/lobby/", headers(None, "en"), "198.51.100.7")
+
+    refusal = await over.next("error")
+    assert refusal["status"] == 429 and "Too many lobby connections" in refusal["error"]
+    assert await over.close_code() == 4429
+    assert not [message for message in over.received if message["type"] == "lobby"]
+    # Others are not held back: another address, and a person logged in from the same one.
+    await (await open_socket("/ws/lobby/", headers(None, "en"), "198.51.100.8")).next("lobby")
+    signed_in = await database_sync_to_async(headers)(alice, "en")
+    await (await open_socket("/ws/lobby/", signed_in, "198.51.100.7")).next("lobby")
+    # A closed socket frees its place.
+    await admitted[0].disconnect()
+    await (await open_socket("/ws/lobby/", headers(None, "en"), "198.51.100.7")).next("lobby")
+
+
+def forwarded(client: str) -> list:
+    return [*headers(None, "en"), (b"x-forwarded-for", f"{client}, 10.0.0.2".encode())]
+
+
+async def test_x_forwarded_for_escapes_nothing_unless_behind_a_proxy(open_socket, settings):
+    settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = 2
+    for number in range(2):
+        await (await open_socket("/ws/lobby/", forwarded(f"203.0.113.{number}"), "10.0.0.1")).next("lobby")
+
+    spoofed = await open_socket("/ws/lobby/", forwarded("203.0.113.9"), "10.0.0.1")
+
+    assert await spoofed.close_code() == 4429
+
+
+async def test_behind_a_proxy_each_forwarded_address_has_its_own_cap(open_socket, settings):
+    # What BEHIND_PROXY=1 sets (septica_site/settings.py), as the log-in lock-out reads addresses.
+    settings.AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+    settings.AXES_IPWARE_PROXY_COUNT = 1
+    settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = 2
+    for number in range(4):
+        await (await open_socket("/ws/lobby/", forwarded(f"203.0.113.{number // 2}"), "10.0.0.1")).next("lobby")
+
+    third = await open_socket("/ws/lobby/", forwarded("203.0.113.1"), "10.0.0.1")
+
+    assert await third.close_code() == 4429
