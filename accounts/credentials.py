@@ -23,7 +23,7 @@ session key, a token's secret or anything derived from a password.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import import_module
 
@@ -63,12 +63,15 @@ def session_digest(session_key: str) -> str:
     return salted_hmac("accounts.credentials.session", session_key, algorithm="sha256").hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass
 class Credential:
     user_id: int
     token_id: int | None = None
     session_key: str | None = None  # stays in this process: announcements name its digest
     session_hash: str | None = None
+    # A person made once per socket to compute session auth hashes with:
+    # making a User costs more than the rest of the check.
+    hasher: object | None = field(default=None, repr=False, compare=False)
 
     def ended_by(self, event: dict) -> bool:
         ended = event["ended"]
@@ -153,7 +156,10 @@ def _session_stands(credential: Credential) -> bool:
             "password", flat=True).first()
     if password is None or session.get(SESSION_KEY) != str(credential.user_id):
         return False
-    return _hash_matches(session.get(HASH_SESSION_KEY), get_user_model()(pk=credential.user_id, password=password))
+    if credential.hasher is None:
+        credential.hasher = get_user_model()(pk=credential.user_id)
+    credential.hasher.password = password
+    return _hash_matches(session.get(HASH_SESSION_KEY), credential.hasher)
 
 
 def _password_and_session_data(store_class, credential: Credential) -> tuple[str | None, str | None]:
