@@ -6,7 +6,6 @@ Session requests carry Django's CSRF token; scripts send
 
 from __future__ import annotations
 
-import json
 from functools import wraps
 
 from django.db.models import Prefetch
@@ -14,7 +13,7 @@ from django.http import JsonResponse
 from django.urls import path
 from django.views.decorators.http import require_http_methods
 
-from . import services
+from . import json_bodies, services
 from .models import Seat, Table, TableStatus
 from .presenters import my_table_order, table_json, table_summary
 
@@ -46,12 +45,18 @@ def login_required_json(view):
     return wrapper
 
 
+class BodyTooLarge(services.ServiceError):
+    status = 413
+
+
 def read_json(request) -> dict:
     if len(request.body) > MAX_BODY_BYTES:
-        raise services.BadRequest(f"The request body is larger than {MAX_BODY_BYTES} bytes.")
+        raise BodyTooLarge(f"The request body is larger than {MAX_BODY_BYTES} bytes.")
     try:
-        body = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        body = json_bodies.parse(request.body or b"{}")
+    except json_bodies.TooDeep as refusal:
+        raise services.BadRequest(f"The request body is {refusal}: a move needs three levels.") from None
+    except ValueError:  # UnicodeDecodeError is one too
         raise services.BadRequest("The request body is not valid JSON.") from None
     if not isinstance(body, dict):
         raise services.BadRequest("The request body must be a JSON object.")

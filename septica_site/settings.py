@@ -42,6 +42,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if
 if DEBUG:
     ALLOWED_HOSTS += ["testserver"]
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+CSRF_FAILURE_VIEW = "septica_site.api_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
@@ -68,10 +69,13 @@ MIDDLEWARE = [
     # Outermost after static files, so they also mark answers made by the middleware below.
     "septica_site.headers.ContentSecurityPolicyMiddleware",
     "septica_site.headers.NoStoreMiddleware",
+    # Inside those two, so they mark its answers; outside the rest, so it sees theirs.
+    "septica_site.api_errors.ApiErrorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
+    "septica_site.row_ids.RowIdMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.ForwardedForWarningMiddleware",
     "accounts.middleware.BearerTokenMiddleware",

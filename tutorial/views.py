@@ -88,6 +88,8 @@ def move(request, game: str, number: int):
     try:
         done, new_move = read_body(request, step.turns)
         position = lesson.replay(step, done)
+    except game_services.ServiceError as refusal:
+        return JsonResponse({"error": refusal.message}, status=refusal.status)
     except (BadInput, lesson.OffScript) as error:
         return JsonResponse({"error": str(error)}, status=400)
     try:
@@ -106,10 +108,7 @@ def move(request, game: str, number: int):
 
 def read_body(request, turns: int) -> tuple[list[dict], dict]:
     """The learner's earlier moves in this step and the new one, checked for shape only."""
-    try:
-        body = read_json(request)
-    except game_services.BadRequest as refusal:
-        raise BadInput(refusal.message) from None
+    body = read_json(request)  # its refusals (a 400, or a 413 for a body too large) answer as they are
     done = body.get("done", [])
     if not isinstance(done, list) or len(done) >= turns:
         raise BadInput(f'"done" must be a list of the moves already made in this step (at most {turns - 1}).')
@@ -121,8 +120,9 @@ def read_body(request, turns: int) -> tuple[list[dict], dict]:
 def check_move_shape(move) -> None:
     if not isinstance(move, dict):
         raise BadInput('A move must be an object such as {"type": "play", "card": "7H"}.')
-    if move.get("type") not in MOVE_TYPES:
-        raise BadInput(f"Unknown move type {move.get('type')!r}; a move is one of: {', '.join(sorted(MOVE_TYPES))}.")
+    kind = move.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
+        raise BadInput(f"Unknown move type {repr(kind)[:40]}; a move is one of: {', '.join(sorted(MOVE_TYPES))}.")
     extra = set(move) - MOVE_KEYS
     if extra:
         raise BadInput(f"A move has no {sorted(extra)[0]!r}; it has only type, card and (for a seven) suit.")

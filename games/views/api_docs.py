@@ -5,6 +5,7 @@ from django.urls import path
 from django.views.decorators.http import require_safe
 
 from ..api import MAX_BODY_BYTES
+from ..json_bodies import MAX_DEPTH
 from ..services import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE
 
 
@@ -16,6 +17,7 @@ def api_docs(request):
         {
             "site": request.build_absolute_uri("/").rstrip("/"),
             "max_body_bytes": MAX_BODY_BYTES,
+            "max_json_depth": MAX_DEPTH,
             "min_seconds": MIN_SECONDS_PER_MOVE,
             "max_seconds": MAX_SECONDS_PER_MOVE,
         },
