@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from allauth.account import forms as allauth_forms
+from allauth.account.adapter import get_adapter
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
-from django.utils.translation import get_language_info
+from django.utils.translation import get_language_info, gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import names
@@ -13,65 +15,83 @@ from .models import ApiToken
 User = get_user_model()
 
 
-class SignUpForm(UserCreationForm):
-    email = forms.EmailField(
-        label=_("E-mail address"),
-        max_length=254,
-        help_text=_("For resetting your password. Never shown to other players."),
-        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
-    )
+class SignUpForm(allauth_forms.SignupForm):
+    """allauth's sign-up form, its fields named and explained as before.
 
-    class Meta(UserCreationForm.Meta):
-        model = User
-        fields = ("username", "email")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["username"].validators.extend(names.username_validators)
-
-    def clean_email(self) -> str:
-        email = User.objects.normalize_email(self.cleaned_data["email"])
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError(
-                _("An account with this e-mail address already exists. Forgot your password? Reset it."),
-                code="unique",
-            )
-        return email
-
-
-class LogInForm(AuthenticationForm):
-    """Django's log-in form, also taking the account's e-mail address.
-
-    The typed name is resolved to the account's username *before*
-    ``authenticate()``, so django-axes counts failures against the account
-    whichever way it was typed.
+    Usernames are checked by ``accounts.names.username_validators`` through
+    ACCOUNT_USERNAME_VALIDATORS, which allauth's form runs.
     """
 
-    # Django's words, in the site's catalog: its own Romanian is formal and written with cedillas.
-    error_messages = {
-        **AuthenticationForm.error_messages,
-        "invalid_login": _(
-            "Please enter a correct %(username)s and password. Note that both fields may be case-sensitive."
-        ),
-    }
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("Username")
+        self.fields["username"].help_text = User._meta.get_field("username").help_text
+        self.fields["email"].label = _("E-mail address")
+        self.fields["email"].help_text = _(
+            "For resetting your password and, once you confirm it, e-mails about your games. "
+            "Never shown to other players."
+        )
+        self.fields["password1"].label = _("Password")
+        self.fields["password2"].label = _("Password confirmation")
+        self.fields["password2"].help_text = _("Enter the same password as before, for verification.")
+        for field in self.fields.values():
+            field.widget.attrs.pop("placeholder", None)
+
+    def signup(self, request, user) -> None:
+        # allauth's hook for what a site adds to a new account; here the greeting.
+        messages.success(request, gettext("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+
+
+class LogInForm(allauth_forms.LoginForm):
+    """allauth's log-in form: one field for the username or the account's e-mail
+    address. django-axes counts failures against the account whichever was typed
+    (accounts.lockout)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["username"].label = _("Username or e-mail")
-        self.fields["username"].max_length = 254
-        self.fields["username"].widget.attrs["maxlength"] = 254
+        self.fields["login"].label = _("Username or e-mail")
+        self.fields["login"].max_length = 254
+        self.fields["login"].widget.attrs.update({"maxlength": 254, "autocomplete": "username"})
+        self.fields["login"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].widget.attrs.pop("placeholder", None)
+        self.fields["password"].help_text = ""
 
-    def clean_username(self) -> str:
-        typed = self.cleaned_data["username"].strip()
-        return resolve_username(typed) or typed
+
+class ChangePasswordForm(allauth_forms.ChangePasswordForm):
+    """allauth's form, the old password checked through authenticate() so that
+    django-axes counts a wrong one as a failed log-in and refuses even the right
+    one while the account or address is locked out."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.widget.attrs.pop("placeholder", None)
+        self.fields["oldpassword"].help_text = ""
+
+    def clean_oldpassword(self) -> str:
+        password = self.cleaned_data.get("oldpassword", "")
+        adapter = get_adapter()
+        if not adapter.reauthenticate(self.user, password):
+            raise adapter.validation_error("enter_current_password")
+        return password
+
+
+class ResetPasswordForm(allauth_forms.ResetPasswordForm):
+    """allauth's form, its field named as the sign-up form names it (and translated with it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("E-mail address")
+        self.fields["email"].widget.attrs.pop("placeholder", None)
 
 
 def resolve_username(typed: str) -> str | None:
+    """The username of the one account ``typed`` names (its username in any case, or its e-mail address)."""
     users = User.objects.filter(username__iexact=typed)
     if "@" in typed:
         users = users | User.objects.filter(email__iexact=typed)
-    names = list(users.values_list("username", flat=True)[:2])
-    return names[0] if len(names) == 1 else None
+    names_found = list(users.values_list("username", flat=True)[:2])
+    return names_found[0] if len(names_found) == 1 else None
 
 
 class ProfileForm(forms.ModelForm):
@@ -97,11 +117,3 @@ class ApiTokenForm(forms.ModelForm):
         model = ApiToken
         fields = ("name",)
         help_texts = {"name": _("What the token is for, e.g. “my bot” or “laptop script”.")}
-
-
-class ResetPasswordForm(PasswordResetForm):
-    """Django's form, its field named as the sign-up form names it (and translated with it)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["email"].label = _("E-mail address")

@@ -1,74 +1,83 @@
 from __future__ import annotations
 
 from functools import wraps
+from urllib.parse import quote
 
-from axes.utils import reset as axes_reset
+from allauth.account import views as allauth_views
+from allauth.account.forms import default_token_generator as allauth_token_generator
+from allauth.account.utils import has_verified_email, user_pk_to_url_str
+from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ObjectDoesNotExist
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import translation
+from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.debug import sensitive_post_parameters
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from .forms import ApiTokenForm, LogInForm, ProfileForm, ResetPasswordForm, SignUpForm
+from .forms import ApiTokenForm, ProfileForm
 from .models import ApiToken
-
-# The backend that checks passwords; django-axes' backend only watches.
-PASSWORD_BACKEND = "django.contrib.auth.backends.ModelBackend"
+from .second_factor import SECOND_FACTORS
 
 
-@sensitive_post_parameters("password1", "password2")
+def session_only(view):
+    """Refuse a request made with an API token: a leaked token must not be able
+    to mint fresh tokens that outlive its revocation, nor reach an HTML form
+    (the password change, the profile)."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        if getattr(request, "auth_token", None) is not None:
+            return JsonResponse({"error": "Log in with a browser for this page; API tokens open only /api/."},
+                                status=403)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+# Log-out only by POST (a link or an image must not log anyone out).
+logout = require_POST(allauth_views.logout)
+password_change = session_only(allauth_views.password_change)
+
+
+@login_required
+def password_change_done(request):
+    return render(request, "account/password_change_done.html")
+
+
 @never_cache
-@require_http_methods(["GET", "POST"])
-def signup(request):
-    if request.user.is_authenticated:
-        return redirect(settings.LOGIN_REDIRECT_URL)
-    form = SignUpForm(request.POST or None)
-    if form.is_valid():
-        user = form.save()
-        login(request, user, backend=PASSWORD_BACKEND)
-        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
-        return redirect(settings.LOGIN_REDIRECT_URL)
-    return render(request, "accounts/signup.html", {"form": form})
+def legacy_password_reset_link(request, uidb64: str, token: str):
+    """A reset link mailed before the move to allauth (Django's uidb64/token):
+    still good while Django's token is, sent on to allauth's own link."""
+    user = _user_from_uidb64(uidb64)
+    if user is None or not default_token_generator.check_token(user, token):
+        return render(request, "account/password_reset_from_key.html", {"token_fail": True})
+    key = f"{user_pk_to_url_str(user)}-{allauth_token_generator.make_token(user)}"
+    path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+    return redirect(path.replace("UID-KEY", quote(key)))
 
 
-class LogInView(auth_views.LoginView):
-    authentication_form = LogInForm
-    redirect_authenticated_user = True
+def _user_from_uidb64(uidb64: str):
+    try:
+        pk = urlsafe_base64_decode(uidb64).decode()
+        return get_user_model()._default_manager.get(pk=pk, is_active=True)
+    except (TypeError, ValueError, OverflowError, UnicodeDecodeError, ObjectDoesNotExist):
+        return None
 
 
-class LogOutView(auth_views.LogoutView):
-    def post(self, request, *args, **kwargs):
-        response = super().post(request, *args, **kwargs)
-        messages.info(request, _("You have logged out."))
-        return response
+def too_many_requests(request, exception=None):
+    """allauth's limits (septica_site.urls names this handler429): said on a page, with 429."""
+    return render(request, "account/429.html", status=429)
 
 
-class PasswordResetView(auth_views.PasswordResetView):
-    # The link points at SITE_URL, not at whatever Host the request carried.
-    form_class = ResetPasswordForm
-    email_template_name = "registration/password_reset_email.txt"
-    subject_template_name = "registration/password_reset_subject.txt"
-
-    @property
-    def extra_email_context(self):
-        return {"site_url": settings.SITE_URL}  # read per request, never frozen at import
-
-
-class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
-    def form_valid(self, form):
-        # Following the e-mailed link proves the account is theirs: lift its
-        # log-in lockout so the new password works at once.
-        axes_reset(username=form.user.get_username())
-        return super().form_valid(form)
-
-
+@session_only
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request):
@@ -81,7 +90,12 @@ def profile(request):
         response = redirect("profile")
         remember_language(response, user.preferred_language)
         return response
-    return render(request, "accounts/profile.html", {"form": form})
+    context = {
+        "form": form,
+        "email_verified": has_verified_email(request.user, request.user.email),
+        "second_factor": is_mfa_enabled(request.user, SECOND_FACTORS),
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 def remember_language(response, language: str) -> None:
@@ -105,19 +119,6 @@ def remember_language(response, language: str) -> None:
             domain=settings.LANGUAGE_COOKIE_DOMAIN,
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
-
-
-def session_only(view):
-    """Refuse a request made with an API token: a leaked token must not be able
-    to mint fresh tokens that outlive its revocation."""
-
-    @wraps(view)
-    def wrapped(request, *args, **kwargs):
-        if getattr(request, "auth_token", None) is not None:
-            return JsonResponse({"error": "Manage API tokens from a logged-in browser."}, status=403)
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 @never_cache

@@ -5,7 +5,7 @@ little later (`YOUR_MOVE_EMAIL_DELAY_SECONDS`), so someone sitting at the table
 or answering at once never gets mail. The check (`send_if_away`, run by the
 task in `tasks_email.py`) looks again at run time: the match still at that
 seq, a person (not a bot, nor a bot standing in) to move, wanting e-mail,
-with an address, and no open socket at the table. Limits live in the cache
+with an address confirmed by its link, and no open socket at the table. Limits live in the cache
 and are claimed with `cache.add`, which is atomic on Redis and in memory: at
 most one e-mail per person per match an hour, `YOUR_MOVE_EMAILS_PER_DAY` a
 day. The hourly claim also makes a task delivered twice send one e-mail.
@@ -19,6 +19,7 @@ import logging
 import time
 from datetime import UTC, datetime
 
+from allauth.account.utils import has_verified_email
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.cache import cache
@@ -70,7 +71,7 @@ def send_if_away(match_id: int, seq: int, queued_at: float | None = None) -> boo
         return False
     match, seat = found
     user = seat.user
-    if not wants_your_move_email(user) or is_present(match.pk, user.pk):
+    if not wants_your_move_email(user) or not address_is_verified(user) or is_present(match.pk, user.pk):
         return False
     if not _claim(match, user):
         return False
@@ -97,6 +98,13 @@ def _person_to_move(match_id: int, seq: int, queued_at: float | None) -> tuple[M
 
 def wants_your_move_email(user) -> bool:
     return bool(user.is_active and user.email and user.email_on_your_move)
+
+
+def address_is_verified(user) -> bool:
+    """Whether the account's address was confirmed by its link (allauth): the
+    site mails nothing else to an address until then. Checked when the task
+    runs, not on the move path, which it would cost a query per move."""
+    return has_verified_email(user, user.email)
 
 
 def is_present(table_id: int, user_id: int) -> bool:

@@ -57,6 +57,9 @@ INSTALLED_APPS = [
     "channels",
     "axes",
     "csp",
+    "allauth",
+    "allauth.account",
+    "allauth.mfa",
     "septica_site",
     "accounts",
     "games",
@@ -82,6 +85,9 @@ MIDDLEWARE = [
     "accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # After allauth's: staff open the admin only with a second factor in this session.
+    "accounts.second_factor.AdminSecondFactorMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -237,7 +243,8 @@ LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("LOBBY_ANONYMOUS_SOCKETS_PER_ADDRE
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, also taking the account's e-mail address.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -276,6 +283,9 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
 YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
 
+# allauth hands authenticate() a username or an e-mail address; both count
+# against the one account (and an old-password guess on password change too).
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 # --- languages, time, static --------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ro", "Română")]
@@ -284,6 +294,51 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
+# allauth's own limits count the same address the proxy saw.
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("PROXY_COUNT", 1) if BEHIND_PROXY else 0
+
+# Sign-up, log-in, e-mail verification and passwords: django-allauth.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LogInForm",
+    "signup": "accounts.forms.SignUpForm",
+    "change_password": "accounts.forms.ChangePasswordForm",
+    "reset_password": "accounts.forms.ResetPasswordForm",
+}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_USERNAME_VALIDATORS = "accounts.names.username_validators"
+# Playing needs no verified address: sign-up logs straight in and mails a
+# link; the site sends nothing else to an address until it is followed.
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_EMAIL_SUBJECT_PREFIX = ""
+# No mail to an address no account has: it would be a way to mail strangers.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
+ACCOUNT_EMAIL_NOTIFICATIONS = False
+# allauth's limits (its syntax: "count/period/per", per ip, key or user).
+# Log-in failures are django-axes' alone (above), so the two never disagree.
+ACCOUNT_RATE_LIMITS = {
+    "login_failed": None,
+    "reset_password": os.environ.get("PASSWORD_RESET_LIMITS", "20/m/ip,5/m/key,20/d/key"),
+    "reset_password_from_key": os.environ.get("PASSWORD_RESET_LINK_LIMITS", "20/m/ip"),
+    "change_password": os.environ.get("PASSWORD_CHANGE_LIMITS", "5/m/user"),
+    "confirm_email": os.environ.get("EMAIL_CONFIRMATION_LIMITS", "1/3m/key"),
+    "signup": os.environ.get("SIGNUP_LIMITS", "20/m/ip"),
+}
+# Staff and moderators open the admin only with a second factor
+# (accounts/second_factor.py); any player may add one.
+MFA_SUPPORTED_TYPES = ["totp", "webauthn", "recovery_codes"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Septica"
+# One 30-second step either side, as RFC 6238 advises for clocks and typing;
+# a code is still taken only once.
+MFA_TOTP_TOLERANCE = 1
+# Browsers allow passkeys on http only for localhost, the embedded default.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))

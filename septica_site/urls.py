@@ -4,6 +4,9 @@ from django.views.i18n import JavaScriptCatalog
 
 from . import views
 
+# allauth's limits answer with this page (it looks the handler up here).
+handler429 = "accounts.views.too_many_requests"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

@@ -29,6 +29,9 @@ def pytest_configure(config):
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.BOT_MOVE_DELAY_SECONDS = 0  # bots answer at once; nobody waits for them to look human
+    # Tests make tables by the dozen, and on SQLite a rolled-back user's id comes
+    # back in the next test, with the counts in the cache; tests/web/test_limits.py sets its own.
+    settings.TABLE_CREATION_RATE = "10000/s"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -44,6 +47,19 @@ def uses_the_browser(item) -> bool:
     return "browser" in item.keywords or "browser" in getattr(item, "fixturenames", ())
 
 
+@pytest.fixture(autouse=True)
+def fresh_account_limits():
+    """allauth's limits (log-ins, sign-ups, resets per address) count in the
+    cache, which outlives a test's database rollback: each test starts unused."""
+    from django.conf import settings
+
+    if settings.configured:  # engine tests may run without Django
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
+
+
 @pytest.fixture
 def password():
     return "cards-on-the-table-7"
@@ -51,9 +67,15 @@ def password():
 
 @pytest.fixture
 def make_user(db, django_user_model, password):
-    def make(username: str, **fields):
+    def make(username: str, email_verified: bool = True, **fields):
+        """A player whose address is confirmed (allauth's EmailAddress), unless email_verified=False."""
+        from allauth.account.models import EmailAddress
+
         fields.setdefault("email", f"{username}@example.com")
-        return django_user_model.objects.create_user(username=username, password=password, **fields)
+        user = django_user_model.objects.create_user(username=username, password=password, **fields)
+        if fields["email"]:
+            EmailAddress.objects.create(user=user, email=fields["email"], primary=True, verified=email_verified)
+        return user
 
     return make
 

@@ -11,7 +11,9 @@ from games import services
 from games.engine import rules_for
 from games.engine.cards import shuffle
 from games.models import Match
+from tests.second_factor import staff_client
 
+STAFF_PASSWORD = "cards-on-the-table-7"  # the `password` fixture's, which make_user gives everyone
 SEED = 20240917
 OPTIONS = {"match": "points-21", "eights_cut": False, "teams": False}
 # A fixed deck: the same deal every run.
@@ -19,9 +21,13 @@ DECK = shuffle([rank + suit for suit in "CDHS" for rank in "789TJQKA"], 1, 0, 0)
 
 
 def log_in(context, server, user):
-    """Give the browser context a session for `user` on `server`."""
-    client = Client()
-    client.force_login(user)
+    """Give the browser context a session for `user` on `server` (staff's
+    opened with a second factor, which the admin asks for)."""
+    if user.is_staff or user.is_superuser:
+        client = staff_client(user, STAFF_PASSWORD)
+    else:
+        client = Client()
+        client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": server.url}])
 

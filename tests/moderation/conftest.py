@@ -17,8 +17,10 @@ from tests.realtime.conftest import (  # noqa: F401 -- the real ASGI application
     headers_for,
     sockets,
 )
+from tests.second_factor import staff_client
 
 ADMIN = "/admin/"
+PASSWORD = "cards-on-the-table-7"  # the `password` fixture's, which make_user gives everyone
 
 
 @pytest.fixture
@@ -51,6 +53,9 @@ def playing(alice, bob) -> Table:
 
 
 def logged_in(user) -> Client:
+    """A browser with ``user`` logged in; staff log in with a second factor, as the admin demands."""
+    if user.is_staff or user.is_superuser:
+        return staff_client(user, PASSWORD)
     client = Client()
     client.force_login(user)
     return client

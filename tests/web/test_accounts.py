@@ -30,7 +30,8 @@ def sign_up(client, username="dana", email="dana@example.com", password=NEW_PASS
 
 
 def log_in(client, username, password, address="10.0.0.1"):
-    return client.post(reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address)
+    # allauth's form: one "login" field takes the username or the e-mail address.
+    return client.post(reverse("login"), {"login": username, "password": password}, REMOTE_ADDR=address)
 
 
 def logged_in_user(client):
@@ -135,7 +136,7 @@ def test_it_refuses_a_wrong_password(client, alice):
 def test_it_returns_to_the_page_asked_for_after_log_in(client, alice, password):
     response = client.post(
         reverse("login") + "?next=" + reverse("profile"),
-        {"username": "alice", "password": password, "next": reverse("profile")},
+        {"login": "alice", "password": password, "next": reverse("profile")},
     )
 
     assert response.url == reverse("profile")
@@ -161,9 +162,9 @@ def test_it_changes_the_password(client, alice, password):
     response = client.post(
         reverse("password_change"),
         {
-            "old_password": password,
-            "new_password1": NEW_PASSWORD,
-            "new_password2": NEW_PASSWORD,
+            "oldpassword": password,
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
         },
     )
 
@@ -179,9 +180,9 @@ def test_it_refuses_a_password_change_without_the_old_password(client, alice, pa
     client.post(
         reverse("password_change"),
         {
-            "old_password": "a-guess",
-            "new_password1": NEW_PASSWORD,
-            "new_password2": NEW_PASSWORD,
+            "oldpassword": "a-guess",
+            "password1": NEW_PASSWORD,
+            "password2": NEW_PASSWORD,
         },
     )
 
@@ -203,7 +204,7 @@ def test_it_resets_a_forgotten_password_through_the_emailed_link(client, alice, 
 
     form = client.get(reset_link(mail.outbox[0]), follow=True)
     assert b"Choose a new password" in form.content
-    done = client.post(form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    done = client.post(form.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert done.url == reverse("password_reset_complete")
 
     assert log_in(client, "alice", password).status_code == 200, "the old password is gone"
@@ -215,7 +216,7 @@ def test_a_reset_link_works_only_once(client, alice):
     client.post(reverse("password_reset"), {"email": "alice@example.com"})
     link = reset_link(mail.outbox[0])
     form = client.get(link, follow=True)
-    client.post(form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    client.post(form.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
 
     again = client.get(link, follow=True)
 
@@ -338,7 +339,7 @@ def test_a_password_reset_lifts_the_account_lock(client, alice):
     fail(client, "alice", 5, address="10.0.0.1")
     client.post(reverse("password_reset"), {"email": "alice@example.com"})
     form = client.get(reset_link(mail.outbox[0]), follow=True)
-    client.post(form.redirect_chain[-1][0], {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+    client.post(form.redirect_chain[-1][0], {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
 
     assert log_in(client, "alice", NEW_PASSWORD, address="10.0.0.2").url == reverse("home")
     assert not AccessAttempt.objects.filter(username="alice").exists()
