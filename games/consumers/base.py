@@ -4,7 +4,6 @@ closing when the credential it was opened with ends (accounts/credentials.py).""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 import orjson
@@ -15,7 +14,7 @@ from django.utils import translation
 from accounts import credentials
 from septica_site.languages import language_for_scope
 
-from .. import notify
+from .. import json_bodies, notify
 
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0
@@ -58,7 +57,9 @@ def parse_message(text_data: str | None) -> dict:
     if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise BadMessage(413, f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
     try:
-        message = json.loads(text_data)
+        message = json_bodies.parse(text_data)
+    except json_bodies.TooDeep as refusal:
+        raise BadMessage(400, f"The message is {refusal}.") from None
     except ValueError:
         raise BadMessage(400, "The message is not valid JSON.") from None
     if not isinstance(message, dict):
@@ -74,6 +75,14 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     message_types: tuple[str, ...] = ("ping",)
     credential: credentials.Credential | None = None
     credential_ended = False
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        except notify.ChannelLayerUnavailable:
+            # Redis is unreachable: a clean refusal (1013, try again later), never
+            # a 500; the page polls meanwhile and its socket tries again.
+            await send({"type": "websocket.close", "code": 1013})
 
     async def websocket_connect(self, message):
         notify.remember_server_loop(asyncio.get_running_loop())

@@ -17,6 +17,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import sync_to_async
 
 from accounts import credentials
+from septica_site.row_ids import fits_a_row
 
 from .. import notify, presence, services
 from ..models import Match
@@ -53,6 +54,8 @@ class TableConsumer(SepticaConsumer):
         self.watching = False
         if self.scope.get("auth_error"):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
+        if not fits_a_row(self.table_id):  # SQLite could not even look it up
+            return await self.refuse(CLOSE_NOT_FOUND, 404, NO_SUCH_TABLE)
         # Join the group before reading the table: a move committed in between is
         # then in what is read or announced after it, never in neither.
         await self.channel_layer.group_add(self.group, self.channel_name)
