@@ -6,16 +6,23 @@ Session requests carry Django's CSRF token; scripts send
 
 from __future__ import annotations
 
+import logging
 from functools import wraps
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import JsonResponse
 from django.urls import path
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
+from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
 
 from . import json_bodies, services
 from .models import Seat, Table, TableStatus
 from .presenters import my_table_order, table_json, table_summary
+
+logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 16 * 1024
 
@@ -100,9 +107,34 @@ def lobby_tables():
     return tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
 
 
+def _table_creation_usage(request, *, increment: bool) -> dict | None:
+    # One budget per account for the create page and the API. The count lives
+    # in the cache; when it cannot be reached the request goes on (the open
+    # tables limit, kept in the database, still holds).
+    try:
+        return get_usage(request, group="games.create_table", key="user", method="POST",
+                         rate=settings.TABLE_CREATION_RATE, increment=increment)
+    except RedisError:
+        logger.warning("the table creation rate could not be read", exc_info=True)
+        return None
+
+
+def check_table_creation_rate(request) -> None:
+    """TooManyRequests when the account made its TABLE_CREATION_RATE of tables already."""
+    usage = _table_creation_usage(request, increment=False)
+    if usage is not None and usage["count"] >= usage["limit"]:
+        raise services.TooManyRequests(
+            _("You have made too many tables in a short time. Wait a little and try again."))
+
+
+def count_table_created(request) -> None:
+    _table_creation_usage(request, increment=True)
+
+
 @login_required_json
 def create_table(request):
     body = read_json(request)
+    check_table_creation_rate(request)
     bots = body.get("bots") or []
     if not isinstance(bots, list) or not all(isinstance(bot, dict) for bot in bots):
         raise services.BadRequest("\"bots\" must be a list of {\"seat\", \"level\", \"style\"} objects.")
@@ -116,6 +148,7 @@ def create_table(request):
         bots=[services.BotSpec(seat=bot.get("seat"), level=bot.get("level", "medium"),
                                style=bot.get("style", "balanced")) for bot in bots],
     )
+    count_table_created(request)
     return JsonResponse(table_json(tables_with_seats().get(pk=table.pk), request.user), status=201)
 
 

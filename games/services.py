@@ -12,7 +12,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -52,6 +55,10 @@ class Conflict(ServiceError):
     status = 409
 
 
+class TooManyRequests(ServiceError):
+    status = 429
+
+
 @dataclass(frozen=True)
 class BotSpec:
     seat: int
@@ -76,6 +83,7 @@ def create_table(
     seconds_per_move = check_seconds_per_move(seconds_per_move)
     bots_by_seat = check_bots(bots, players)
     with transaction.atomic():
+        _check_open_tables(user, waits_in_lobby=not private and len(bots_by_seat) < players - 1)
         table = _new_table(
             rules=engine_rules.slug, players=players, options=options,
             seconds_per_move=seconds_per_move, private=bool(private), created_by=user,
@@ -89,6 +97,28 @@ def create_table(
         notify.table_changed_on_commit(table.pk)
         notify.lobby_changed_on_commit()
     return table
+
+
+def _tables_made_by(user):
+    """The unfinished tables `user` made, counted under a lock on the user's row, so
+    that two requests at once cannot both take the last place."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    return Table.objects.filter(created_by=user, status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+
+
+def _check_open_tables(user, *, waits_in_lobby: bool) -> None:
+    counts = _tables_made_by(user).filter(hidden=False).aggregate(
+        unfinished=Count("pk"),
+        waiting=Count("pk", filter=Q(status=TableStatus.OPEN, private=False, closed=False)),
+    )
+    if counts["unfinished"] >= settings.OPEN_TABLES_PER_PERSON:
+        raise Conflict(_(
+            "You already have %(count)d tables that are not finished, the most one person may have. "
+            "Finish one, or leave one that has not started, first.") % {"count": counts["unfinished"]})
+    if waits_in_lobby and counts["waiting"] >= settings.WAITING_TABLES_PER_PERSON:
+        raise Conflict(_(
+            "You already have %(count)d public tables waiting for players, the most one person may have. "
+            "Wait for one to start, or leave one, first.") % {"count": counts["waiting"]})
 
 
 def _new_table(**fields) -> Table:
@@ -495,6 +525,11 @@ def create_bot_table(user, *, rules: str, players: int, options: dict | None = N
     engine_rules, players, options = check_table_rules(rules, players, options)
     check_bots([BotSpec(seat=1, level=level, style=style)], max(players, 2))
     with transaction.atomic():
+        playing = _tables_made_by(user).filter(hidden=True).count()
+        if playing >= settings.BOT_TABLES_PER_STAFF:
+            raise Conflict(_(
+                "You already have %(count)d bot tables playing, the most one staff member may have. "
+                "Wait for one to finish first.") % {"count": playing})
         table = _new_table(
             rules=engine_rules.slug, players=players, options=options,
             seconds_per_move=check_seconds_per_move(seconds_per_move), created_by=user, hidden=True,

@@ -8,6 +8,7 @@ The README lists every variable.
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -235,6 +236,18 @@ def _env_seconds(name: str, default: float) -> float:
 BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
 DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
 BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
+
+# What one account may hold at once (games/services.py): a person plays a few
+# live tables and a handful of days-long ones, and waits for players at one
+# table per game at most; the lobby lists 200 tables, so a few accounts must
+# not be able to fill it. Tables that are finished or aborted do not count.
+OPEN_TABLES_PER_PERSON = env_int("OPEN_TABLES_PER_PERSON", 10)
+WAITING_TABLES_PER_PERSON = env_int("WAITING_TABLES_PER_PERSON", 3)  # public, still waiting for players
+BOT_TABLES_PER_STAFF = env_int("BOT_TABLES_PER_STAFF", 5)  # tables of bots only, still playing
+# New tables per account, the page and the API together (django-ratelimit: "count/s|m|h|d").
+TABLE_CREATION_RATE = os.environ.get("TABLE_CREATION_RATE", "").strip() or "10/m"
+if not re.fullmatch(r"\d+/\d*[smhd]", TABLE_CREATION_RATE):
+    raise ImproperlyConfigured(f"TABLE_CREATION_RATE={TABLE_CREATION_RATE!r} is not like 10/m.")
 # Anonymous /ws/lobby/ sockets one address may hold open on one server process
 # (games/consumers/shared_lists.py): a few tabs for each visitor behind one NAT.
 LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS", 30)

@@ -21,7 +21,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import services
-from ..api import rematch_invitations, tables_with_seats
+from ..api import check_table_creation_rate, count_table_created, rematch_invitations, tables_with_seats
 from ..engine import RULESETS
 from ..forms import PRESETS, CreateTableForm
 from ..models import Seat, TableStatus
@@ -54,12 +54,20 @@ def with_join(summary: dict) -> dict:
 @require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def create_table(request):
+    status = 200
     if request.method == "POST":
         form = CreateTableForm(request.POST)
         if form.is_valid():
-            table = form.create(request.user)
-            if table is not None:
-                return redirect("table", table.pk)
+            try:
+                check_table_creation_rate(request)
+            except services.TooManyRequests as refusal:
+                form.add_error(None, refusal.message)
+                status = refusal.status
+            else:
+                table = form.create(request.user)
+                if table is not None:
+                    count_table_created(request)
+                    return redirect("table", table.pk)
     else:
         form = CreateTableForm(initial=CreateTableForm.initial_for(request.GET.get("preset")))
     return render(
@@ -71,6 +79,7 @@ def create_table(request):
             "chosen_preset": None if request.method == "POST" else request.GET.get("preset") or PRESETS[0].slug,
             "form_config": form_config(),
         },
+        status=status,
     )
 
 
