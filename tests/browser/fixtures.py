@@ -59,6 +59,10 @@ def new_context(browser):
 
     def make(**options):
         options.setdefault("viewport", {"width": 390, "height": 780})
+        # Playwright's wait_for_function runs its expression through eval(),
+        # which the site's Content-Security-Policy refuses; tests/browser/test_csp.py
+        # opens its contexts with bypass_csp=False to hold every page to the policy.
+        options.setdefault("bypass_csp", True)
         context = browser.new_context(**options)
         context.set_default_timeout(10_000)
         contexts.append(context)
