@@ -12,16 +12,20 @@ Alice leads a two-player septica table against Bob (she holds KH AD KS 8C).
 
 from __future__ import annotations
 
+import asyncio
+import json
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Permission
 from django.contrib.sessions.models import Session
 from django.test import Client
 from django.utils import timezone
 
+from accounts import credentials
 from accounts.models import ApiToken
 from games import moderation
 from games.models import Match
@@ -295,3 +299,21 @@ async def test_lifting_a_suspension_closes_nothing(playing, alice, moderator, so
 
     assert await still_open(socket)
     assert socket.closed_with is None
+
+
+# --- what travels --------------------------------------------------------------------------
+async def test_the_announcements_carry_no_session_key_and_no_token_secret(alice):
+    layer = get_channel_layer()
+    listening = await layer.new_channel()
+    await layer.group_add(credentials.group(alice.pk), listening)
+    token, secret = await token_of(alice)
+    browser = await browser_of(alice)
+
+    await database_sync_to_async(token.revoke)()
+    await database_sync_to_async(browser.log_out)()
+
+    heard = [await asyncio.wait_for(layer.receive(listening), 10) for _ in range(2)]
+    assert [message["ended"] for message in heard] == ["token", "session"]
+    travelled = json.dumps(heard)
+    assert secret not in travelled and token.key_hash not in travelled
+    assert browser.session_key not in travelled
