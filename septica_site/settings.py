@@ -179,6 +179,8 @@ if REDIS_URL:
             "CONFIG": {
                 "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 0.5, "socket_timeout": 2.0}],
                 "prefix": CHANNEL_LAYER_PREFIX,
+                # After Redis comes back, each server's sockets read their tables and lists again.
+                "resync_message": "games.notify.resync_message",
             },
         }
     }
@@ -200,6 +202,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Queuing a task happens after a move's commit, in the request: with the broker
+# gone it must fail fast (games/scheduling.py queues bot and deadline tasks
+# again itself once the broker is back; the sweeper catches anything else).
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 # An unacknowledged task (its worker died) is delivered again after this long.
 # Keep it above DEADLINE_COUNTDOWN_MAX_SECONDS, or countdowns are delivered twice (harmless, wasted).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
