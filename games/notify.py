@@ -26,6 +26,8 @@ from asgiref.sync import SyncToAsync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
+from septica_site.channel_layers import UNREACHABLE, ChannelLayerUnavailable  # noqa: F401 -- the consumers refuse on it
+
 from . import emails, scheduling
 
 logger = logging.getLogger(__name__)
@@ -56,7 +58,7 @@ def match_changed_on_commit(
         publish(messages)
         if seats is None or seconds_per_move is None:
             scheduling.after_match_changed(match_id, seq)  # a bot's turn or the deadline's countdown
-            emails.after_match_changed(match_id, seq, to_move)  # a "your move" e-mail if that person stays away
+            _mail(match_id, seq, to_move)  # a "your move" e-mail if that person stays away
             return
         seat = next((seat for seat in seats if seat.number == to_move), None) if to_move is not None else None
         by_bot = seat is not None and (seat.is_bot or seat.standing_in)
@@ -65,9 +67,19 @@ def match_changed_on_commit(
             scheduling.after_match_changed(match_id, seq)
         if not by_bot:  # a bot (or a bot standing in) is never mailed: no check to queue
             person = seat.user if seat is not None and seat.user_id is not None else None
-            emails.after_match_changed(match_id, seq, to_move, person=person)
+            _mail(match_id, seq, to_move, person=person)
 
     transaction.on_commit(send)
+
+
+def _mail(match_id: int, seq: int, to_move: int | None, **known) -> None:
+    # Runs after the commit, inside the request that moved: with Redis down
+    # (the presence it reads, the broker it queues on) a reminder is lost,
+    # never the answer to a stored move.
+    try:
+        emails.after_match_changed(match_id, seq, to_move, **known)
+    except UNREACHABLE as error:
+        logger.warning("no your-move e-mail check for match %s at seq %s: %r", match_id, seq, error)
 
 
 def table_changed_on_commit(table_id: int) -> None:
@@ -98,6 +110,21 @@ def _people_messages(table_id: int, seats=None) -> list[tuple[str, dict]]:
     for user_id, reserved_id in rows:
         people.update(person for person in (user_id, reserved_id) if person is not None)
     return [(user_group(person), {"type": "matches.changed", "table": table_id}) for person in sorted(people)]
+
+
+def resync_message(group: str) -> dict | None:
+    """What makes a group's sockets read again what they show, when its pushes
+    may have been lost (the Redis layer sends it after its pub/sub reconnects)."""
+    if group == LOBBY_GROUP:
+        return {"type": "lobby.changed"}
+    kind, _, number = group.partition(".")
+    if not number.isdigit():
+        return None
+    if kind == "match":
+        return {"type": "table.changed", "table": int(number)}
+    if kind == "user":
+        return {"type": "matches.changed", "table": None}
+    return None
 
 
 # --- how it is sent -------------------------------------------------------------------

@@ -6,6 +6,11 @@ so no task ever names a move that was not stored. Every task carries
 `(match_id, seq)` and does nothing once the match has moved on, which makes a
 lost, late or doubled task harmless: the sweeper in `tasks.sweep_deadlines`
 re-sends what was lost.
+
+A task that cannot be queued (the broker, Redis, is unreachable) is not left
+to the sweeper: queuing fails at once, and a thread of this process queues it
+again every RESEND_EVERY_SECONDS until the broker takes it, so a bot answers
+within moments of Redis coming back.
 """
 
 from __future__ import annotations
@@ -13,11 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 
+import redis
 from django.conf import settings
 from django.db.models import F
+from kombu.exceptions import OperationalError
 
 from .models import Seat, TableStatus
 
@@ -59,15 +67,93 @@ def _schedule(match_id: int, seq: int) -> None:
     turn = _turn(match_id, seq)
     if turn is None:
         return
-    from . import tasks  # tasks imports services, which imports notify, which calls us
-
     if turn.by_bot:
-        tasks.bot_turn.apply_async((match_id, seq), countdown=settings.BOT_MOVE_DELAY_SECONDS)
+        _queue(Task(BOT_TURN, match_id, seq))
     elif turn.deadline is not None and turn.seconds_per_move <= settings.DEADLINE_COUNTDOWN_MAX_SECONDS:
-        tasks.turn_deadline.apply_async((match_id, seq), eta=turn.deadline)
+        _queue(Task(TURN_DEADLINE, match_id, seq, turn.deadline))
     # Longer (correspondence) deadlines are left to the sweeper: a multi-day
     # countdown would sit in a worker's memory and outlive the broker's
     # visibility timeout.
+
+
+# --- queuing, and queuing again --------------------------------------------------------
+BOT_TURN, TURN_DEADLINE = "bot_turn", "turn_deadline"
+RESEND_EVERY_SECONDS = 1.0
+MAX_UNSENT = 10_000  # beyond this the oldest are dropped: the sweeper finds them
+# What queuing raises when the broker cannot be reached (Celery wraps the
+# transport's errors in kombu's OperationalError; the rest come through raw).
+BROKER_DOWN = (OperationalError, redis.RedisError, OSError)
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str  # BOT_TURN or TURN_DEADLINE
+    match_id: int
+    seq: int
+    eta: datetime | None = None
+
+
+_unsent: dict[Task, None] = {}  # oldest first
+_unsent_lock = threading.Lock()
+_resender: threading.Thread | None = None
+
+
+def _queue(task: Task) -> None:
+    try:
+        _send(task)
+    except BROKER_DOWN as error:
+        logger.warning("could not queue %s for match %s at seq %s (%r): queuing it again every %g s",
+                       task.name, task.match_id, task.seq, error, RESEND_EVERY_SECONDS)
+        _keep_unsent(task)
+
+
+def _send(task: Task) -> None:
+    from . import tasks  # tasks imports services, which imports notify, which calls us
+
+    # retry=False: fail at once (the request that moved is waiting); _resend_unsent retries.
+    if task.name == BOT_TURN:
+        tasks.bot_turn.apply_async((task.match_id, task.seq), countdown=settings.BOT_MOVE_DELAY_SECONDS, retry=False)
+    else:
+        tasks.turn_deadline.apply_async((task.match_id, task.seq), eta=task.eta, retry=False)
+
+
+def _keep_unsent(task: Task) -> None:
+    global _resender
+    with _unsent_lock:
+        _unsent[task] = None
+        while len(_unsent) > MAX_UNSENT:
+            del _unsent[next(iter(_unsent))]
+        if _resender is None or not _resender.is_alive():
+            _resender = threading.Thread(target=_resend_unsent, name="septica-resend-tasks", daemon=True)
+            _resender.start()
+
+
+def unsent() -> list[Task]:
+    """The tasks this process still has to queue (for /healthz and the tests)."""
+    with _unsent_lock:
+        return list(_unsent)
+
+
+def _resend_unsent() -> None:
+    """Queue the unsent tasks again, oldest first, until none is left; then end."""
+    global _resender
+    while True:
+        time.sleep(RESEND_EVERY_SECONDS)
+        sent = 0
+        for task in unsent():
+            try:
+                _send(task)
+            except BROKER_DOWN:
+                break  # still down: all of them again in a moment
+            with _unsent_lock:
+                _unsent.pop(task, None)
+            sent += 1
+        if sent:
+            logger.warning("the broker is back: queued %d bot and deadline tasks that had failed", sent)
+        with _unsent_lock:
+            if not _unsent:
+                _resender = None
+                return
 
 
 def _turn(match_id: int, seq: int) -> Turn | None:

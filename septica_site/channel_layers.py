@@ -7,6 +7,14 @@ The Redis layer also offers `group_send_many_blocking`, the same from a plain
 thread (a database thread after its commit, a Celery worker) with a plain
 Redis client: no event loop has to be woken to carry it.
 
+When Redis cannot be reached, the Redis layer says so with one error type
+(`ChannelLayerUnavailable`, which the consumers turn into a clean refusal of
+the handshake; the pages poll meanwhile), loses pushes rather than failing
+their callers, and logs the outage in one line a few seconds instead of a
+traceback a second. When its pub/sub connection is restored it tells every
+local group to read again what it shows (`resync_message`, a setting): the
+pushes published meanwhile were lost.
+
 The embedded setup's layer is Channels' in-memory layer, made to scale
 with the number of open sockets.
 
@@ -21,7 +29,9 @@ it puts on a queue or raises ChannelFull).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import logging
 import threading
 import time
 
@@ -30,6 +40,17 @@ from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from channels_redis.utils import _consistent_hash, decode_hosts
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger(__name__)
+
+# What redis-py raises when Redis is down, refuses, or does not answer in time.
+UNREACHABLE = (redis.RedisError, OSError, asyncio.TimeoutError)
+OUTAGE_LOG_EVERY_SECONDS = 10.0
+
+
+class ChannelLayerUnavailable(Exception):
+    """Redis cannot be reached: a socket cannot join its groups now (it may try again soon)."""
 
 SWEEP_EVERY_SECONDS = 1.0
 
@@ -79,12 +100,54 @@ def _publish_command(channel: str, data: bytes) -> bytes:
 class RedisPubSubLayer(RedisPubSubChannelLayer):
     """channels_redis's pub/sub layer (4.3), with the messages of a commit pipelined."""
 
-    def __init__(self, *args, hosts=None, prefix: str = "asgi", **kwargs) -> None:
+    def __init__(self, *args, hosts=None, prefix: str = "asgi", resync_message: str | None = None, **kwargs) -> None:
         super().__init__(*args, hosts=hosts, prefix=prefix, **kwargs)
         self._hosts = decode_hosts(hosts)
         self._prefix = prefix
         self._blocking_clients: dict[int, redis.Redis] = {}
         self._blocking_clients_lock = threading.Lock()
+        self._resync_message = import_string(resync_message) if resync_message else None
+        self._resyncers: dict[asyncio.AbstractEventLoop, _Resyncer] = {}
+
+    # --- Redis unreachable ---------------------------------------------------------------
+    async def new_channel(self, prefix: str = "specific."):
+        try:
+            return await self._get_layer().new_channel(prefix)
+        except UNREACHABLE as error:
+            raise ChannelLayerUnavailable(repr(error)) from error
+
+    async def group_add(self, group, channel):
+        loop_layer = self._get_layer()
+        try:
+            await loop_layer.group_add(group, channel)
+        except UNREACHABLE as error:
+            raise ChannelLayerUnavailable(repr(error)) from error
+        self._hear_reconnects(loop_layer)
+
+    async def group_discard(self, group, channel):
+        try:
+            await self._get_layer().group_discard(group, channel)
+        except UNREACHABLE as error:
+            # Redis forgets a lost connection's subscriptions by itself.
+            logger.info("could not unsubscribe from %s: %r", group, error)
+
+    async def group_send(self, group, message):
+        try:
+            await self._get_layer().group_send(group, message)
+        except UNREACHABLE as error:  # the sockets read again when Redis is back
+            logger.warning("could not publish to %s: %r", group, error)
+
+    def _hear_reconnects(self, loop_layer) -> None:
+        """Have each shard's pub/sub connection call us back whenever it connects again."""
+        loop = asyncio.get_running_loop()
+        resyncer = self._resyncers.get(loop)
+        if resyncer is None or resyncer.loop_layer is not loop_layer:
+            resyncer = self._resyncers[loop] = _Resyncer(self, loop_layer)
+        for shard in loop_layer._shards:
+            connection = shard._pubsub.connection if shard._pubsub is not None else None
+            if connection is not None:
+                # Kept as a weak method, once: registering again changes nothing.
+                connection.register_connect_callback(resyncer.reconnected)
 
     def group_send_many_blocking(self, messages) -> None:
         """`group_send_many` for a thread without an event loop: it returns once Redis has them.
@@ -145,3 +208,51 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
                 for channel, data in published:
                     pipeline.publish(channel, data)
                 await pipeline.execute()
+
+
+class _Resyncer:
+    """Tells one event loop's local groups to read again after its pub/sub connection came back."""
+
+    def __init__(self, layer: RedisPubSubLayer, loop_layer) -> None:
+        self.layer, self.loop_layer = layer, loop_layer
+
+    async def reconnected(self, _connection) -> None:
+        # redis-py calls this after it subscribed again to every channel, so
+        # whatever is published from now on is heard: reading now misses nothing.
+        if self.layer._resync_message is None:
+            return
+        marker = f"{self.loop_layer.prefix}__group__"
+        told = 0
+        for group_channel, members in list(self.loop_layer.groups.items()):
+            message = self.layer._resync_message(group_channel.removeprefix(marker))
+            if message is None:
+                continue
+            data = self.layer.serialize(message)
+            for name in list(members):
+                queue = self.loop_layer.channels.get(name)
+                if queue is not None:
+                    queue.put_nowait(data)
+                    told += 1
+        logger.warning("Redis pub/sub connection restored: %d local sockets read again", told)
+
+
+class _OutageInOneLine(logging.Filter):
+    """channels_redis logs a traceback every second while Redis is down; one line every few seconds says it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.logged_at = 0.0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, UNREACHABLE):
+            return True
+        now = time.monotonic()
+        if now - self.logged_at < OUTAGE_LOG_EVERY_SECONDS:
+            return False
+        self.logged_at = now
+        record.msg, record.args, record.exc_info, record.exc_text = "Redis pub/sub unreachable: %r", (error,), None, None
+        return True
+
+
+logging.getLogger("channels_redis.pubsub").addFilter(_OutageInOneLine())

@@ -1,0 +1,275 @@
+"""Redis goes away in the middle of matches, and comes back.
+
+Two servers and a worker run on a Redis of this test's own (never the shared
+one). While it is down, pages, /healthz and the API answer at once and moves
+are stored; a new socket is refused cleanly (the page polls meanwhile). When
+it is back, without a restart: the bot's reply that could not be queued is
+played, and a socket on the other server that missed a move hears of it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from accounts.models import ApiToken
+from bench.wsclient import Closed, HandshakeRefused, WebSocket
+from games.models import Actor, Match, Move
+from tests.conftest import worker_environment
+from tests.play import start_table
+from tests.realtime.test_two_servers import free_port, test_database_url
+
+from .redis_server import RedisServer, have_redis_server
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "127.0.0.1"
+QUICK = 2.0  # seconds: what "answers at once" allows on this shared machine
+CATCH_UP = 15.0  # seconds after Redis is back
+
+pytestmark = [
+    pytest.mark.redis,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not have_redis_server(), reason="needs redis-server to start a Redis of its own"),
+]
+
+
+def wait_for(condition, timeout: float, every: float = 0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(every)
+    return condition()
+
+
+@pytest.fixture
+def own_redis():
+    server = RedisServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+def site_env(redis_url: str) -> dict:
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=test_database_url(), REDIS_URL=redis_url, SEPTICA_NO_EMBEDDED_WORKER="1",
+        CELERY_EMBEDDED_WORKER="0", SECRET_KEY="redis-down-test-" + "x" * 40, DEBUG="0", HTTPS="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING", BOT_MOVE_DELAY_SECONDS="0",
+    )
+    env.pop("DATABASE_TEST_NAME", None)
+    env.pop("CHANNEL_LAYER_PREFIX", None)
+    return env
+
+
+class Processes:
+    def __init__(self, log_dir: Path) -> None:
+        self.log_dir = log_dir
+        self.running: list[subprocess.Popen] = []
+
+    def start(self, name: str, command: list[str], env: dict) -> Path:
+        log = self.log_dir / f"{name}.log"
+        with open(log, "wb") as output:
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=output, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
+        self.running.append(process)
+        return log
+
+    def stop_all(self) -> None:
+        for process in self.running:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.running:
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def site(own_redis, transactional_db, tmp_path):
+    """Two servers and a worker on `own_redis`; yields the servers' ports and their logs."""
+    processes = Processes(tmp_path)
+    ports = [free_port(), free_port()]
+    env = site_env(own_redis.url)
+    logs = [processes.start(f"server-{port}", [sys.executable, "manage.py", "serve", "--host", HOST, "--port",
+                                               str(port)], env) for port in ports]
+    worker_env = worker_environment(**{key: env[key] for key in ("REDIS_URL", "SECRET_KEY", "DEBUG", "LOG_LEVEL")})
+    worker_env.pop("DATABASE_TEST_NAME", None)
+    worker_log = processes.start("worker", [sys.executable, "-m", "celery", "-A", "septica_site", "worker", "--pool",
+                                            "threads", "--concurrency", "2", "--loglevel", "WARNING",
+                                            "--without-gossip", "--without-mingle"], worker_env)
+    try:
+        for log in logs:
+            assert wait_for(lambda log=log: b"is ready at" in log.read_bytes(), 30), log.read_text()
+        assert wait_for(lambda: _worker_answers(own_redis), 60), worker_log.read_text()
+        yield ports, logs
+    finally:
+        processes.stop_all()
+
+
+def _worker_answers(redis_server: RedisServer) -> bool:
+    return redis_server.answers() and bool(subprocess.run(
+        [sys.executable, "-m", "celery", "-A", "septica_site", "inspect", "ping", "--timeout", "1"],
+        cwd=ROOT, env=site_env(redis_server.url), capture_output=True).returncode == 0)
+
+
+def request(port: int, method: str, path: str, secret: str | None = None, body: dict | None = None):
+    """(status, JSON or text, seconds taken)."""
+    client = http.client.HTTPConnection(HOST, port, timeout=10)
+    headers = {"Content-Type": "application/json"}
+    if secret:
+        headers["Authorization"] = f"Bearer {secret}"
+    started = time.monotonic()
+    client.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = client.getresponse()
+    raw = response.read()
+    elapsed = time.monotonic() - started
+    client.close()
+    try:
+        content = json.loads(raw)
+    except ValueError:
+        content = raw.decode(errors="replace")
+    return response.status, content, elapsed
+
+
+def move(port: int, secret: str, table_id: int) -> tuple[int, float]:
+    status, view, _ = request(port, "GET", f"/api/tables/{table_id}", secret)
+    assert status == 200
+    status, answer, elapsed = request(port, "POST", f"/api/tables/{table_id}/moves", secret,
+                                      {"seq": view["seq"], "move": view["view"]["legal_moves"][0]})
+    assert status == 200, answer
+    return view["seq"], elapsed
+
+
+def closing_connection(function, *args):
+    """Run `function` in this thread, then give back the thread's database connection
+    (the test database is dropped at the end, which open connections prevent)."""
+    try:
+        return function(*args)
+    finally:
+        connection.close()
+
+
+def seq_of(table_id: int) -> int:
+    return Match.objects.values_list("seq", flat=True).get(pk=table_id)
+
+
+def bot_answered(table_id: int, seq: int) -> bool:
+    return Move.objects.filter(match_id=table_id, seq=seq, actor=Actor.BOT).exists()
+
+
+def to_move(table_id: int) -> int | None:
+    return Match.objects.values_list("to_move", flat=True).get(pk=table_id)
+
+
+async def view_at_least(socket: WebSocket, seq: int, timeout: float) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await asyncio.wait_for(socket.recv_json(), max(0.01, deadline - time.monotonic()))
+        if message["type"] == "view" and message["seq"] >= seq:
+            return message
+
+
+async def open_socket(port: int, table_id: int, secret: str) -> WebSocket:
+    return await WebSocket.connect(HOST, port, f"/ws/tables/{table_id}/", headers={"Authorization": f"Bearer {secret}"})
+
+
+async def refused_cleanly(port: int, table_id: int, secret: str) -> str:
+    """How a handshake made while Redis is down ends: never a 500."""
+    try:
+        socket = await open_socket(port, table_id, secret)
+    except HandshakeRefused as refusal:
+        assert " 5" not in str(refusal), f"the handshake failed with {refusal}"
+        return str(refusal)
+    try:
+        while True:
+            await asyncio.wait_for(socket.recv_json(), 5)
+    except Closed as closed:
+        assert closed.code == 1013, f"closed with {closed.code}"
+        return f"closed with {closed.code}"
+
+
+def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(site, own_redis, alice, bob):
+    (first, second), logs = site
+    _token, alice_secret = ApiToken.issue(alice, "redis down")
+    _token, bob_secret = ApiToken.issue(bob, "redis down")
+    status, created, _ = request(first, "POST", "/api/tables", alice_secret, {
+        "rules": "septica", "players": 2, "seconds_per_move": 86400,
+        "bots": [{"seat": 1, "level": "beginner", "style": "balanced"}]})
+    assert status == 201, created
+    against_bot = created["id"]
+    against_bob = start_table(alice, [bob], options={"match": "points-8"}).pk
+    assert wait_for(lambda: to_move(against_bot) == 0, 15), "the bot never opened"
+    if to_move(against_bob) == 1:
+        move(first, bob_secret, against_bob)
+
+    async def db(function, *args):
+        return await asyncio.to_thread(closing_connection, function, *args)
+
+    async def scenario():
+        watcher = await open_socket(second, against_bob, bob_secret)  # bob watches from the other server
+        try:
+            await view_at_least(watcher, await db(seq_of, against_bob), 10)
+
+            # All well: a move through one server reaches the other, and the bot answers.
+            seq, _ = await asyncio.to_thread(move, first, alice_secret, against_bot)
+            assert await db(wait_for, lambda: seq_of(against_bot) >= seq + 2, 15)
+
+            own_redis.stop()
+
+            # Pages, /healthz and the API answer at once; moves are stored.
+            for path in ("/", f"/tables/{against_bot}/", "/play/"):
+                status, _body, elapsed = await asyncio.to_thread(request, first, "GET", path)
+                assert status == 200 and elapsed < QUICK, (path, status, elapsed)
+            status, health, elapsed = await asyncio.to_thread(request, first, "GET", "/healthz")
+            assert status == 503 and elapsed < 1.3, (status, elapsed)
+            assert health == {"ok": False, "database": "ok", "channel_layer": "down", "broker": "down"}
+            status, _me, elapsed = await asyncio.to_thread(request, second, "GET", "/api/me", alice_secret)
+            assert status == 200 and elapsed < QUICK
+
+            bot_seq, elapsed = await asyncio.to_thread(move, first, alice_secret, against_bot)
+            assert elapsed < QUICK, f"a move took {elapsed:.2f} s without Redis"
+            assert await db(seq_of, against_bot) == bot_seq + 1  # stored; the bot cannot answer yet
+            missed_seq, elapsed = await asyncio.to_thread(move, first, alice_secret, against_bob)
+            assert elapsed < QUICK
+            assert await db(seq_of, against_bob) == missed_seq + 1
+
+            # A new socket is refused cleanly, so the page falls back to polling.
+            await refused_cleanly(first, against_bot, alice_secret)
+
+            own_redis.start()
+            back = time.monotonic()
+
+            # Without a restart: the bot's reply is queued again and played ...
+            assert await db(wait_for, lambda: bot_answered(against_bot, bot_seq + 1), CATCH_UP), \
+                "the bot never answered the move made while Redis was down"
+            bot_caught_up = time.monotonic() - back
+            # ... the socket on the other server learns of the move it missed ...
+            caught_up = await view_at_least(watcher, missed_seq + 1, CATCH_UP - (time.monotonic() - back))
+            assert caught_up["to_move"] == 1
+            watcher_caught_up = time.monotonic() - back
+            print(f"after Redis came back: the bot answered in {bot_caught_up:.1f} s, "
+                  f"the other server's socket caught up in {watcher_caught_up:.1f} s")
+            # ... and new sockets connect again.
+            again = await open_socket(first, against_bot, alice_secret)
+            assert (await view_at_least(again, bot_seq + 2, 10))["your_seat"] == 0
+            await again.close()
+        finally:
+            await watcher.close()
+
+    asyncio.run(scenario())
+    for log in logs:
+        text = log.read_text(errors="replace")
+        assert "Internal Server Error" not in text, text[-3000:]
