@@ -289,6 +289,23 @@ async def test_a_suspension_or_a_ban_closes_all_the_persons_sockets_and_no_one_e
     assert await still_open(at_bob) and await still_open(watching)
 
 
+async def test_closing_an_account_closes_all_its_sockets(playing, alice, bob, sockets):
+    browser, bobs = await browser_of(alice), await browser_of(bob)
+    _token, secret = await token_of(alice)
+    at_session = await opened(sockets, playing, browser.headers)
+    at_token = await opened(sockets, playing, bearer(secret))
+    at_bob = await opened(sockets, playing, bobs.headers)
+
+    def close_account():
+        alice.is_active = False
+        alice.save()
+
+    await database_sync_to_async(close_account)()
+
+    assert await closed_for_its_credential(at_session) and await closed_for_its_credential(at_token)
+    assert await still_open(at_bob)
+
+
 async def test_lifting_a_suspension_closes_nothing(playing, alice, moderator, sockets):
     await database_sync_to_async(moderation.suspend_user)(moderator, alice.pk, "cool off",
                                                          timezone.now() + timedelta(days=1))
