@@ -9,12 +9,20 @@
 // goes out every 20 s; when nothing comes back within 10 s the link counts as
 // dropped. onOpen gets {reconnect: true} on every open after the first, which
 // is when a page should ask for what it missed. A refusal (close codes
-// 4401/4403/4404) is final: trying again would only be refused again.
+// 4401/4403/4404) is final: trying again would only be refused again; 1013
+// (the server cannot reach Redis) is not, and the socket keeps trying.
+//
+// While the socket is down it can poll instead: with
+//   poll: { url: "/api/me/matches", type: "my_matches", every: 5000 }
+// it GETs that JSON (what the socket would have sent, without its "type")
+// every `every` ms and hands it to onMessage as {type, ...json}, from the
+// first failed connection until a socket opens again. The table page and the
+// lobby poll by themselves (table.js, lobby.js), so they pass no `poll`.
 (function () {
   "use strict";
 
   const FINAL_CODES = new Set([4401, 4403, 4404]);
-  const DEFAULTS = { minDelay: 500, maxDelay: 10000, pingEvery: 20000, pongWithin: 10000 };
+  const DEFAULTS = { minDelay: 500, maxDelay: 10000, pingEvery: 20000, pongWithin: 10000, pollEvery: 5000 };
 
   function absoluteURL(url) {
     if (/^wss?:\/\//.test(url)) return url;
@@ -29,8 +37,30 @@
     let socket = null;
     let attempt = 0; // failed tries since the last good connection
     let opened = 0; // how many times a socket has opened
-    let retryTimer = null, pingTimer = null, pongTimer = null, openTimer = null;
+    let retryTimer = null, pingTimer = null, pongTimer = null, openTimer = null, pollTimer = null;
     let stopped = false;
+    const poll = options.poll || null;
+
+    // Polling stands in for the socket only while it is down, at a modest pace.
+    function startPolling() {
+      if (!poll || pollTimer || stopped) return;
+      pollTimer = setTimeout(pollOnce, 0);
+    }
+    function stopPolling() {
+      clearTimeout(pollTimer);
+      pollTimer = null;
+    }
+    async function pollOnce() {
+      if (document.visibilityState === "visible") {
+        try {
+          const response = await fetch(poll.url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
+          if (pollTimer && response.ok) onMessage(Object.assign({ type: poll.type }, await response.json()));
+        } catch (error) {
+          /* offline too: the next round tries again */
+        }
+      }
+      if (pollTimer) pollTimer = setTimeout(pollOnce, poll.every || options.pollEvery);
+    }
 
     // Full jitter on the upper half, so many pages dropped together do not all come back together.
     function backoff() {
@@ -47,6 +77,7 @@
         ws = new WebSocket(absoluteURL(url));
       } catch (error) {
         scheduleRetry();
+        startPolling();
         return;
       }
       socket = ws;
@@ -55,6 +86,7 @@
       ws.onopen = () => {
         if (ws !== socket) return;
         clearTimeout(openTimer);
+        stopPolling();
         opened += 1;
         startHeartbeat();
         onOpen({ reconnect: opened > 1 });
@@ -96,9 +128,15 @@
         }
       }
       const final = FINAL_CODES.has(code);
-      if (final) stopped = true;
+      if (final) {
+        stopped = true;
+        stopPolling();
+      }
       onClose({ code: code || 0, final, wasOpen });
-      if (!final) scheduleRetry();
+      if (!final) {
+        scheduleRetry();
+        startPolling();
+      }
     }
 
     function scheduleRetry() {
@@ -163,6 +201,7 @@
       },
       close() {
         stopped = true;
+        stopPolling();
         clearTimeout(retryTimer);
         window.removeEventListener("online", now);
         window.removeEventListener("offline", wentOffline);

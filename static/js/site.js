@@ -36,6 +36,7 @@
 
   const me = { last: null };
   const live = window.LiveSocket("/ws/me/", {
+    poll: { url: "/api/me/matches", type: "my_matches" }, // while the socket is down (Redis unreachable, say)
     onMessage(message) {
       if (message.type !== "my_matches") return;
       me.last = message;
