@@ -143,3 +143,32 @@ def test_every_page_keeps_to_its_policy_and_still_works(asgi_live_server, new_co
 
     assert visitor.violations == []
     assert player.violations == []
+
+
+def test_the_admin_keeps_to_its_policy(asgi_live_server, new_context, make_user, alice, bob):
+    """Every list, add and change page the admin links to, for a superuser (logged in with a second factor)."""
+    finished_match(alice, [bob])
+    root = make_user("root", is_staff=True, is_superuser=True)
+    context = new_context(**DESKTOP)
+    log_in(context, asgi_live_server, root)
+    admin = Watched(context)
+    admin.visit(f"{asgi_live_server.url}/admin/")
+    lists = admin.page.locator("#content-main a[href]").evaluate_all("links => links.map(link => link.href)")
+    assert len(lists) > 4, lists
+    for url in dict.fromkeys(lists):
+        admin.visit(url)
+        first_row = admin.page.locator("#result_list tbody th a[href]").first
+        if first_row.count():
+            admin.visit(first_row.evaluate("link => link.href"))
+    # The admin's scripts at work: a date field's calendar and "Today", the list's select-all.
+    admin.visit(f"{asgi_live_server.url}/admin/accounts/user/{root.pk}/change/")
+    admin.page.locator("#id_last_login_0 ~ .datetimeshortcuts .date-icon").click()
+    expect(admin.page.locator(".calendarbox").first).to_be_visible()
+    admin.page.locator("#id_last_login_0").fill("")
+    admin.page.locator("#id_last_login_0 ~ .datetimeshortcuts a").first.click()
+    expect(admin.page.locator("#id_last_login_0")).not_to_have_value("")
+    admin.visit(f"{asgi_live_server.url}/admin/accounts/user/")
+    admin.page.locator("#action-toggle").check()
+    expect(admin.page.locator("input.action-select").first).to_be_checked()
+
+    assert admin.violations == []
