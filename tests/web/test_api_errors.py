@@ -217,6 +217,16 @@ def test_a_fault_in_the_server_on_a_page_stays_the_html_500(alice):
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.urls(__name__)
+def test_with_debug_pages_on_the_api_still_answers_json(alice, settings):
+    settings.DEBUG = True  # as embedded runs by default: Django's debug pages are HTML
+    script = client_for(alice, raise_request_exception=False)
+
+    assert_json_error(script.get("/api/crash"), 500)
+    assert_json_error(script.get("/api/nothing-here"), 404)
+    assert_json_error(post_text(script, "/api/tables", json.dumps({"padding": "x" * 3_000_000})), 413)
+
+
 def test_the_docs_list_every_status_the_api_answers(client):
     page = client.get("/api/docs/").content.decode()
 
