@@ -47,7 +47,7 @@ def too_large(request: HttpRequest) -> bool:
 
 
 class ApiErrorsMiddleware:
-    """Outside every other middleware but security's, so it sees their answers too."""
+    """High in MIDDLEWARE, so it also sees the answers of every middleware below it (CSRF's among them)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -84,6 +84,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         return csrf.csrf_failure(request, reason)
     return error(
         403,
-        "The CSRF check failed: a logged-in page sends the csrftoken cookie's value as the X-CSRFToken "
-        "header; a script sends Authorization: Bearer <token> instead.",
+        "The CSRF check failed: a request from the site's pages sends the csrftoken cookie's value in the "
+        "X-CSRFToken header; a script sends Authorization: Bearer <token> instead.",
     )
