@@ -64,10 +64,10 @@ def _address(scope) -> str:
 
 @database_sync_to_async
 def _token_for(secret: str, address: str):
-    if _failures(address) >= BEARER_FAILURE_LIMIT:
-        return None, "Too many failed token attempts; try again later."
-    token = _find_token("bearer", secret)
+    token = _find_token("bearer", secret)  # first: a valid token always works, only failures are throttled
     if token is None:
+        if _failures(address) >= BEARER_FAILURE_LIMIT:
+            return None, "Too many failed token attempts; try again later."
         _count_failure(address)
         return None, "The token is unknown or revoked."
     token.note_use()
