@@ -14,11 +14,15 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
 from playwright.sync_api import expect
 
 from games.models import Match
 from tests.play import finished_match
 
+from .tables import STAFF_PASSWORD as PASSWORD
 from .tables import current_game, log_in, started_septica_table
 
 pytestmark = pytest.mark.browser
@@ -29,8 +33,9 @@ DESKTOP = {"viewport": {"width": 1280, "height": 900}, "bypass_csp": False}
 SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 
 VISITOR_PAGES = ["/", "/rules/", "/rules/septica/", "/tutorial/", "/tutorial/septica/1/", "/accounts/login/",
-                 "/accounts/signup/", "/api/docs/", "/admin/login/"]
-PLAYER_PAGES = ["/play/", "/play/new/", "/matches/", "/accounts/profile/", "/accounts/tokens/"]
+                 "/accounts/signup/", "/accounts/password/reset/", "/api/docs/", "/admin/login/"]
+PLAYER_PAGES = ["/play/", "/play/new/", "/matches/", "/accounts/profile/", "/accounts/tokens/",
+                "/accounts/password/change/", "/accounts/email/", "/accounts/2fa/"]
 
 # Registered before any script of the page runs; violations reach the test
 # through an exposed function, so none is lost when a page navigates away.
@@ -127,6 +132,16 @@ def test_every_page_keeps_to_its_policy_and_still_works(asgi_live_server, new_co
     player = Watched(player_context)
     for path in [*PLAYER_PAGES, f"/tables/{finished.pk}/replay/"]:
         player.visit(server + path)
+    # Setting up an authenticator app: the page with its QR code, once the password was typed again
+    # (here, since the server hashes passwords as the test process does not).
+    reauthenticated = Client()
+    reauthenticated.force_login(mover)
+    assert reauthenticated.post(reverse("account_reauthenticate"), {"password": PASSWORD}).status_code == 302
+    player_context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "url": server,
+                                 "value": reauthenticated.cookies[settings.SESSION_COOKIE_NAME].value}])
+    player.visit(server + "/accounts/2fa/totp/activate/")
+    expect(player.page).to_have_url(re.compile("/accounts/2fa/totp/activate/"))
+    expect(player.page.locator("main img").first).to_be_visible()
     # The table page: live over its websocket, and a card played reaches the middle.
     with player.page.expect_websocket(lambda socket: "/ws/tables/" in socket.url) as opened:
         player.visit(f"{server}/tables/{table.pk}/")

@@ -33,6 +33,11 @@ PAGES = [
     ("/accounts/signup/", None),
     ("/accounts/profile/", "alice"),
     ("/accounts/tokens/", "alice"),
+    ("/accounts/password/reset/", None),
+    ("/accounts/password/change/", "alice"),
+    ("/accounts/email/", "alice"),
+    ("/accounts/2fa/", "alice"),
+    ("/accounts/reauthenticate/", "alice"),
     ("/api/docs/", None),
     ("/admin/login/", None),
 ]
