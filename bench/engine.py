@@ -3,6 +3,7 @@
     .venv/bin/python bench/engine.py            # about a minute and a half
     .venv/bin/python bench/engine.py --quick    # a few seconds
     .venv/bin/python bench/engine.py --rules septica --players 2
+    .venv/bin/python bench/engine.py --snapshots   # the site's per-move cost: from_state, then play
 
 Bots search with this engine, so the figures that matter are how many
 ``legal_moves()`` + ``play()`` pairs one core does per second and what one
@@ -21,6 +22,11 @@ out the whole log of the deal. So each row also plays people-like matches,
 where a player plays a card whenever one is legal and otherwise makes one of
 the other moves, and reports their moves per match and mean ``view`` cost.
 
+``--snapshots`` measures instead what the site pays on every move: it
+rebuilds the game from its stored snapshot (``from_state``, which checks the
+state) and plays the move. Snapshots are every moment of people-like
+matches, each JSON-decoded as the database hands it back.
+
 Targets: at least 50,000 pairs/s for two-player septica and americana, and
 ``view`` under 50 microseconds in both kinds of play-out. The process pins
 itself to one core so the figures compare between machines and runs, and
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import random
@@ -197,6 +204,42 @@ def measure(slug, players, budget):
     )
 
 
+def measure_snapshots(slug, players, budget):
+    """Mean microseconds of ``from_state`` and of ``from_state`` + ``play``, over people-like matches."""
+    rules, rng = RULESETS[slug], random.Random(2024)
+    choose = people_choice(rng)
+    snapshots = []
+    for seed in range(20):
+        games, moves = play_out(rules, players, seed, choose)
+        snapshots += [(json.loads(json.dumps(game.to_state())), move) for game, move in zip(games, moves, strict=False)]
+    from_state = rules.from_state
+
+    def load_only():
+        for state, _ in snapshots:
+            from_state(state)
+        return len(snapshots)
+
+    def load_and_play():
+        for state, move in snapshots:
+            from_state(state).play(move)
+        return len(snapshots)
+
+    return 1e6 / rate(budget, load_only), 1e6 / rate(budget, load_and_play), len(snapshots)
+
+
+def snapshots_main(args, budget):
+    print(f"{'rules':<10} {'seats':>5} {'snapshots':>9} {'from_state':>11} {'+ play':>9}")
+    for slug, rules in RULESETS.items():
+        if args.rules and slug != args.rules:
+            continue
+        for players in range(rules.min_players, rules.max_players + 1):
+            if args.players and players != args.players:
+                continue
+            load_us, both_us, count = measure_snapshots(slug, players, budget)
+            print(f"{slug:<10} {players:>5} {count:>9} {load_us:>9.1f}us {both_us:>7.1f}us", flush=True)
+    return 0
+
+
 def verdicts(row):
     flags = []
     if (row.slug, row.players) in PAIRS_TARGETS:
@@ -226,8 +269,12 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="a short run (about 0.15 s per measurement)")
     parser.add_argument("--rules", choices=sorted(RULESETS), help="only this rule set")
     parser.add_argument("--players", type=int, help="only this player count")
+    parser.add_argument("--snapshots", action="store_true", help="the site's per-move cost: from_state + play")
     args = parser.parse_args(argv)
     budget = 0.15 if args.quick else 1.0
+    if args.snapshots:
+        print(f"engine bench: Python {platform.python_version()}, {pin_to_one_core()}, {budget:.2f} s per measurement")
+        return snapshots_main(args, budget)
 
     print(f"engine bench: Python {platform.python_version()}, {pin_to_one_core()}, {budget:.2f} s per measurement")
     print(

@@ -17,10 +17,28 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .base import FrozenList, Game, LogEntry, Rules, common_view, freeze, read_move, thaw
-from .cards import RANKS, SUITS, is_card_code, make_deck, shuffle
+from .base import (
+    FrozenList,
+    Game,
+    LogEntry,
+    Rules,
+    StateError,
+    check_cards,
+    check_counts,
+    check_hands,
+    check_log,
+    check_seat,
+    common_view,
+    freeze,
+    is_count,
+    plain_move,
+    read_move,
+    thaw,
+)
+from .cards import RANKS, SUITS, make_deck, shuffle
 from .errors import IllegalMove
 
+SLUG = "americana"
 HAND_SIZE = 5
 TARGETS = (101, 301, 501)
 SEVEN, ACE, JOKER = "7", "A", "X"
@@ -224,22 +242,31 @@ class AmericanaGame(Game):
         return [MOVE_DICTS[key].copy() for key in self._legal_keys()]
 
     def play(self, move: Any) -> AmericanaGame:
-        try:
-            key = (move["type"], move.get("card"), move.get("suit"))
-            fits = len(move) == 1 + (key[1] is not None) + (key[2] is not None) and key in self._legal_keys()
-        except Exception:  # not a dict, or a dict no legal move looks like: explained below
-            fits = False
-        if not fits:
-            raise IllegalMove(self._why_not(move))
+        key = self._legal_key(move)
+        if key is None:  # any other mapping, or strings of a str subclass: the plain dict it equals
+            move = plain_move(move)
+            key = self._legal_key(move)
+            if key is None:
+                raise self._why_not(move)
         new = self._clone()
         kind, card, suit = key
         if kind == "play":
+            assert card is not None  # a legal play names its card
             new._play_card(card, suit)
         elif kind == "draw":
             new._draw()
         else:
             new._pass()
         return new
+
+    def _legal_key(self, move: Any) -> MoveKey | None:
+        """The legal move key ``move`` names when it is a legal move as a plain dict; otherwise None."""
+        if type(move) is not dict:
+            return None
+        key = (move.get("type"), move.get("card"), move.get("suit"))
+        if len(move) == 1 + (key[1] is not None) + (key[2] is not None) and key in self._legal_keys():
+            return key  # type: ignore[return-value]  # equal to a legal key, so of its shape
+        return None
 
     # --- legal moves -----------------------------------------------------
     def _legal_keys(self) -> tuple:
@@ -291,11 +318,11 @@ class AmericanaGame(Game):
             entry = LogEntry(seat=seat, type="play", card=card, suit=named)
         self._log = self._log.add(entry)
         self._passes = 0
+        rank = card[0]
+        self._suit = named if rank == SEVEN else None if rank == JOKER else card[1]
         if len(hand) == 1:  # went out: the round stops, whatever the card demanded
             self._end_deal(seat)
             return
-        rank = card[0]
-        self._suit = named if rank == SEVEN else None if rank == JOKER else card[1]
         value = self._house.draw_values.get(rank)
         if value is not None:
             self._owed = self._owed + value if self._attack == DRAW else value
@@ -388,47 +415,85 @@ class AmericanaGame(Game):
         return tuple(0 if seat == out else total for seat, total in enumerate(totals))
 
     # --- explaining an illegal move --------------------------------------
-    def _why_not(self, move: Any) -> str:
+    def _why_not(self, move: dict) -> IllegalMove:
         if self._turn is None:
-            return "The match is over; no more moves can be played."
+            return IllegalMove("The match is over; no more moves can be played.", "match-over")
         kind, card, suit = read_move(move, MOVE_SHAPES)
         if kind == "play":
-            return self._why_not_play(str(card), suit)
+            assert card is not None  # read_move makes sure a play names a card
+            return self._why_not_play(card, suit)
         if kind == "draw":
             return self._why_not_draw()
         return self._why_not_pass()
 
-    def _why_not_play(self, card: str, suit: str | None) -> str:
-        if card not in self._hands[self.to_move or 0]:  # only asked while the match is on
-            return f"You do not hold {card}."
+    def _why_not_play(self, card: str, suit: str | None) -> IllegalMove:
+        seat = self._turn
+        if card not in self._hands[seat or 0]:  # only asked while the match is on
+            return IllegalMove(f"You do not hold {card}.", "card-not-held", {"seat": seat, "card": card})
         rank = card[0]
         if rank == SEVEN and suit is None:
-            return f"Playing {card} means naming the suit to follow: add a suit, one of C, D, H, S."
+            return IllegalMove(
+                f"Playing {card} means naming the suit to follow: add a suit, one of C, D, H, S.",
+                "seven-needs-suit",
+                {"card": card},
+            )
         if rank != SEVEN and suit is not None:
-            return f"Only a seven names a suit; play {card} without one."
+            return IllegalMove(f"Only a seven names a suit; play {card} without one.", "only-seven-names-suit", {"card": card})
         if self._attack == DRAW:
             answers = self._house.describe_draw_answers()
+            params = {"card": card, "count": self._owed}
             if rank == SEVEN:
-                return f"{card} is no answer here: a seven cannot answer a draw. Take the {self._owed} cards or pass them on with {answers}."
-            return f"{card} cannot answer a draw of {self._owed}: only {answers} can. Otherwise take the cards."
+                return IllegalMove(
+                    f"{card} is no answer here: a seven cannot answer a draw. "
+                    f"Take the {self._owed} cards or pass them on with {answers}.",
+                    "seven-cannot-answer-draw",
+                    params,
+                )
+            return IllegalMove(
+                f"{card} cannot answer a draw of {self._owed}: only {answers} can. Otherwise take the cards.",
+                "cannot-answer-draw",
+                params,
+            )
         if self._attack == SKIP:
             if rank == SEVEN:
-                return f"{card} is no answer here: a seven cannot answer a skip. Sit the turn out or hand it on with an ace."
-            return f"{card} cannot answer a skip: only an ace can. Otherwise sit the turn out (pass)."
+                return IllegalMove(
+                    f"{card} is no answer here: a seven cannot answer a skip. Sit the turn out or hand it on with an ace.",
+                    "seven-cannot-answer-skip",
+                    {"card": card},
+                )
+            return IllegalMove(
+                f"{card} cannot answer a skip: only an ace can. Otherwise sit the turn out (pass).",
+                "cannot-answer-skip",
+                {"card": card},
+            )
         top = self._pile[-1]
-        return f"{card} follows neither the suit in force ({self._suit}) nor the rank on top ({top})."
+        return IllegalMove(
+            f"{card} follows neither the suit in force ({self._suit}) nor the rank on top ({top}).",
+            "does-not-follow",
+            {"card": card, "suit": self._suit, "top": top},
+        )
 
-    def _why_not_draw(self) -> str:
+    def _why_not_draw(self) -> IllegalMove:
         if self._attack == SKIP:
-            return "You are missing this turn: sit it out (pass) or hand the skip on with an ace; you cannot draw."
-        return "There is nothing left to draw: play a card if you can, otherwise pass."
+            return IllegalMove(
+                "You are missing this turn: sit it out (pass) or hand the skip on with an ace; you cannot draw.",
+                "skip-cannot-draw",
+            )
+        return IllegalMove("There is nothing left to draw: play a card if you can, otherwise pass.", "nothing-to-draw")
 
-    def _why_not_pass(self) -> str:
+    def _why_not_pass(self) -> IllegalMove:
         if self._attack == DRAW and self._stock:
-            return f"You cannot pass a draw: take the {self._owed} cards or pass them on with {self._house.describe_draw_answers()}."
+            return IllegalMove(
+                f"You cannot pass a draw: take the {self._owed} cards or pass them on with "
+                f"{self._house.describe_draw_answers()}.",
+                "cannot-pass-draw",
+                {"count": self._owed},
+            )
         if self._stock:
-            return "You may only pass when nothing can be drawn: take a card instead."
-        return "You may only pass when you have nothing to play, and you have a card that fits."
+            return IllegalMove("You may only pass when nothing can be drawn: take a card instead.", "pass-while-stock")
+        return IllegalMove(
+            "You may only pass when you have nothing to play, and you have a card that fits.", "pass-while-playable"
+        )
 
     # --- views and state -------------------------------------------------
     def _attack_view(self) -> dict | None:
@@ -492,29 +557,29 @@ class AmericanaGame(Game):
     def _from_state(cls, rules: Rules, state: dict) -> AmericanaGame:
         try:
             return cls._read_state(rules, state)
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
+        except (KeyError, TypeError, IndexError, AttributeError) as error:  # a part missing or misshapen
             raise ValueError(f"That saved americana game is damaged ({error!r}).") from None
 
     @classmethod
     def _read_state(cls, rules: Rules, state: dict) -> AmericanaGame:
         players = rules.check_players(state["players"])
         options = rules.validate_options(players, state["options"])
-        game = object.__new__(cls)
-        game.rules, game.players, game.options = rules, players, options
-        game._house = house_for(options["jokers"], options["pairs"], options["jacks_draw"], options["target"])
         if type(state["seed"]) is not int:
             raise ValueError("The seed must be an integer.")
-        game._seed = state["seed"]
-        game._decks = tuple(tuple(rules._check_deck(players, options, list(deck))) for deck in state["decks"])
-        game._deal, game._passes, game._reshuffles = int(state["deal"]), int(state["passes"]), int(state["reshuffles"])
+        decks = tuple(tuple(rules._check_deck(players, options, list(deck))) for deck in state["decks"])
+        house = house_for(options["jokers"], options["pairs"], options["jacks_draw"], options["target"])
+        _check_state(state, players, options, house)
+        game = object.__new__(cls)
+        game.rules, game.players, game.options, game._house = rules, players, options, house
+        game._seed, game._decks = state["seed"], decks
+        game._deal, game._passes, game._reshuffles = state["deal"], state["passes"], state["reshuffles"]
         game._hands = tuple(tuple(hand) for hand in state["hands"])
         game._stock, game._pile = tuple(state["stock"]), tuple(state["pile"])
-        cls._check_cards(rules, players, options, game)
         game._suit, game._turn = state["suit"], state["to_move"]
         attack = state["attack"]
-        game._attack = None if attack is None else attack["kind"]
+        game._attack = None if attack is None else ATTACKS[attack["kind"]]
         game._owed = attack["count"] if game._attack == DRAW else 0
-        game._scores = tuple(int(score) for score in state["scores"])
+        game._scores = tuple(state["scores"])
         last = state["last_deal"]
         game._last_deal = None if last is None else (last["deal"], tuple(last["charged"]), last["out"])
         log = Log()
@@ -523,13 +588,49 @@ class AmericanaGame(Game):
         game._log, game._legal = log, None
         return game
 
-    @staticmethod
-    def _check_cards(rules: Rules, players: int, options: dict, game: AmericanaGame) -> None:
-        held = [card for hand in game._hands for card in hand] + list(game._stock) + list(game._pile)
-        if len(game._hands) != players or not game._pile or not all(is_card_code(card) for card in held):
-            raise ValueError("That saved americana game does not hold a proper table.")
-        if sorted(held) != sorted(rules.full_deck(players, options)):
-            raise ValueError("That saved americana game does not hold exactly one pack of cards.")
+
+ATTACKS = {DRAW: DRAW, SKIP: SKIP}  # the interned constants
+PACKS = {jokers: frozenset(make_deck(RANKS, jokers=jokers)) for jokers in (False, True)}
+
+
+def _check_state(state: dict, players: int, options: dict, house: House) -> None:
+    """Refuse what no americana game reaches, before anything is built from it."""
+    for name in ("deal", "passes", "reshuffles"):
+        if not is_count(state[name]):
+            raise StateError(SLUG, f"{name} {state[name]!r} is not a whole number of at least 0")
+    if state["passes"] >= players:
+        raise StateError(SLUG, f"{state['passes']} passes in a row would have ended the round at a table of {players}")
+    hands, stock, pile = state["hands"], state["stock"], state["pile"]
+    check_hands(SLUG, hands, players)
+    if type(stock) is not list or type(pile) is not list or not pile:
+        raise StateError(SLUG, "the stock and the pile must be lists of cards, with at least the top card on the pile")
+    check_cards(SLUG, [card for hand in hands for card in hand] + stock + pile, PACKS[options["jokers"]])
+    suit = state["suit"]
+    if suit is not None and (type(suit) is not str or suit not in SUITS):
+        raise StateError(SLUG, f"the suit in force {suit!r} is not a suit")
+    attack = state["attack"]
+    if attack is not None:
+        if type(attack) is not dict or attack.get("kind") not in ATTACKS:
+            raise StateError(SLUG, f"{attack!r} is not a draw or a skip")
+        count = attack.get("count")
+        if attack["kind"] == DRAW and (set(attack) != {"kind", "count"} or not is_count(count) or not count):
+            raise StateError(SLUG, f"a draw is of a number of cards, not {count!r}")
+        if attack["kind"] == SKIP and set(attack) != {"kind"}:
+            raise StateError(SLUG, f"{attack!r} is not a skip")
+    scores = state["scores"]
+    check_counts(SLUG, scores, players, "the scores")
+    if max(scores) >= house.target:
+        if state["to_move"] is not None:
+            raise StateError(SLUG, f"a total has reached the target {house.target}, yet the match goes on")
+    else:
+        check_seat(SLUG, state["to_move"], players, "the seat to move")
+    last = state["last_deal"]
+    if last is not None:
+        if type(last) is not dict or set(last) != {"deal", "charged", "out"} or not is_count(last["deal"]):
+            raise StateError(SLUG, "the last deal must have its number, the charges and who went out")
+        check_counts(SLUG, last["charged"], players, "the charges of the last deal")
+        check_seat(SLUG, last["out"], players, "the seat that went out", none=True)
+    check_log(SLUG, state["log"])
 
 
 AmericanaRules.game_class = AmericanaGame

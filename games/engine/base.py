@@ -8,6 +8,7 @@ game and never touches the old one.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar, NoReturn
 
 from .cards import is_card_code
@@ -71,6 +72,91 @@ def freeze(entry: dict) -> LogEntry:
 def thaw(entry: dict) -> dict:
     """A plain dict of plain lists: what a saved state holds."""
     return {key: list(value) if isinstance(value, list) else value for key, value in entry.items()}
+
+
+# --- checking a saved state ------------------------------------------------------------
+# The site rebuilds the game from its snapshot on every move, so these checks
+# are on the hot path: each is a type test or a count, and the cards are
+# checked as one list against the deck's set, with the reason worked out only
+# once something is wrong.
+
+
+class StateError(ValueError):
+    """A saved state no game could reach; the message says what is wrong with it."""
+
+    def __init__(self, slug: str, what: str) -> None:
+        super().__init__(f"That saved {slug} game is impossible: {what}.")
+
+
+INT_ONLY = frozenset({int})  # no bools: True is no seat and no count
+LIST_ONLY = frozenset({list})
+DICT_ONLY = frozenset({dict})
+
+
+def is_count(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def is_seat(value: Any, players: int) -> bool:
+    return type(value) is int and 0 <= value < players
+
+
+def check_seat(slug: str, value: Any, players: int, what: str, none: bool = False) -> None:
+    if not (type(value) is int and 0 <= value < players) and not (none and value is None):
+        raise StateError(slug, f"{what} {value!r} is not a seat at a table of {players}")
+
+
+def check_seats(slug: str, values: list, players: int, what: str) -> None:
+    if values and (not INT_ONLY.issuperset(map(type, values)) or min(values) < 0 or max(values) >= players):
+        raise StateError(slug, f"{what} must be seats at a table of {players}, not {values!r}")
+
+
+def check_counts(slug: str, values: Any, players: int, what: str) -> None:
+    """``values`` is one whole number of at least 0 per seat."""
+    if type(values) is not list or len(values) != players or not INT_ONLY.issuperset(map(type, values)) or min(values) < 0:
+        raise StateError(slug, f"{what} must be {players} whole numbers of at least 0, not {values!r}")
+
+
+def check_hands(slug: str, hands: Any, players: int, most: int | None = None) -> None:
+    """``hands`` is one list per seat, each of at most ``most`` items (the cards are checked with the rest)."""
+    if type(hands) is not list or len(hands) != players:
+        count = len(hands) if type(hands) is list else type(hands).__name__
+        raise StateError(slug, f"there must be {players} hands, one per player, not {count}")
+    if not LIST_ONLY.issuperset(map(type, hands)):
+        raise StateError(slug, "every hand must be a list of cards")
+    if most is not None and max(map(len, hands)) > most:
+        raise StateError(slug, f"a hand holds at most {most} cards")
+
+
+def check_pairs(slug: str, plays: Any, players: int, what: str) -> None:
+    """``plays`` is a list of [seat, card] pairs (the cards are checked with the rest)."""
+    if type(plays) is not list or not LIST_ONLY.issuperset(map(type, plays)) or any(len(play) != 2 for play in plays):
+        raise StateError(slug, f"{what} must be a list of [seat, card] pairs")
+    check_seats(slug, [seat for seat, _ in plays], players, f"the seats of {what}")
+
+
+def check_cards(slug: str, cards: list, deck: frozenset[str]) -> None:
+    """``cards`` (every card of the deal, wherever it is) is exactly ``deck``, each card once."""
+    try:
+        if len(cards) == len(deck) and deck.issuperset(cards) and len(set(cards)) == len(deck):
+            return
+    except TypeError:  # an unhashable item: not a card
+        pass
+    for card in cards:
+        if not is_card_code(card):
+            raise StateError(slug, f"{card!r} is not a card")
+    for card in cards:
+        if card not in deck:
+            raise StateError(slug, f"{card} is not in the deck of this {slug} game")
+    if len(set(cards)) < len(cards):
+        raise StateError(slug, "a card is there twice")
+    raise StateError(slug, f"the cards do not add up: {len(cards)} of the deck's {len(deck)} are there")
+
+
+def check_log(slug: str, log: Any) -> None:
+    """The log is a list of event dicts (what each holds is the views' business, not a rule's)."""
+    if type(log) is not list or not DICT_ONLY.issuperset(map(type, log)):
+        raise StateError(slug, "the log must be a list of events")
 
 
 class Rules:
@@ -204,32 +290,49 @@ class Game:
         return {"rules": self.rules.slug, "version": STATE_VERSION, "players": self.players, "options": dict(self.options)}
 
 
-def read_move(move: Any, allowed: dict[str, frozenset[str]]) -> tuple[str, str | None, str | None]:
-    """Check a move dict's shape and return ``(type, card, suit)``.
+def plain_move(move: Any) -> dict:
+    """The move as a plain dict of plain strings, so that any mapping plays exactly like the dict it equals.
+
+    Anything that is not a mapping is no move. A mapping that fails when read
+    is the caller's bug, and its error goes through unchanged.
+    """
+    if not isinstance(move, Mapping):
+        raise IllegalMove("A move must be an object with a \"type\".", "not-a-move")
+    return {_plain(key): _plain(value) for key, value in move.items()}
+
+
+def _plain(value: Any) -> Any:
+    return str.__str__(value) if isinstance(value, str) and type(value) is not str else value
+
+
+def read_move(move: dict, allowed: dict[str, frozenset[str]]) -> tuple[str, str | None, str | None]:
+    """Check a plain move dict's shape (see ``plain_move``) and return ``(type, card, suit)``.
 
     ``allowed`` maps each move type this rule set knows to the extra keys that
     type may carry (``"card"``, ``"suit"``). Anything else is ``IllegalMove``.
     Whether the card is held, or the move allowed now, is the rule set's call.
     """
     if not isinstance(move, dict):
-        raise IllegalMove("A move must be an object with a \"type\".")
+        raise IllegalMove("A move must be an object with a \"type\".", "not-a-move")
     kind = move.get("type")
     if not isinstance(kind, str) or kind not in allowed:
         names = ", ".join(sorted(allowed))
-        raise IllegalMove(f"Unknown move type {kind!r}; here a move is one of: {names}.")
+        raise IllegalMove(
+            f"Unknown move type {kind!r}; here a move is one of: {names}.", "unknown-move-type", {"types": sorted(allowed)}
+        )
     keys = allowed[kind]
     for key in move:
         if key != "type" and key not in keys:
-            raise IllegalMove(f"A {kind} move has no {key!r}.")
+            raise IllegalMove(f"A {kind} move has no {key!r}.", "unexpected-key", {"type": kind, "key": str(key)})
     card = move.get("card")
     if "card" in keys:
         if "card" not in move:
-            raise IllegalMove(f"A {kind} move needs a \"card\".")
+            raise IllegalMove(f"A {kind} move needs a \"card\".", "missing-card", {"type": kind})
         if not is_card_code(card):
-            raise IllegalMove(f"{card!r} is not a card.")
+            raise IllegalMove(f"{card!r} is not a card.", "not-a-card")
     suit = move.get("suit")
     if "suit" in move and (not isinstance(suit, str) or len(suit) != 1 or suit not in "CDHS"):
-        raise IllegalMove(f"{suit!r} is not a suit; name one of C, D, H, S.")
+        raise IllegalMove(f"{suit!r} is not a suit; name one of C, D, H, S.", "not-a-suit")
     return kind, card, suit
 
 

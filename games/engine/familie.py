@@ -41,18 +41,40 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import FrozenList, Game, LogEntry, Rules, common_view, freeze, read_move, thaw
+from .base import (
+    FrozenList,
+    Game,
+    LogEntry,
+    Rules,
+    StateError,
+    check_cards,
+    check_counts,
+    check_hands,
+    check_log,
+    check_pairs,
+    check_seat,
+    check_seats,
+    common_view,
+    freeze,
+    plain_move,
+    read_move,
+    thaw,
+)
 from .cards import make_deck, shuffle
 from .errors import IllegalMove
 
+SLUG = "familie"
 HAND_SIZE = 4
 CARD_POINTS = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "X": 0}
 ALWAYS_CUTS = "7X"  # ranks that cut whatever was led
 MOVE_KEYS = {"play": frozenset({"card"}), "pass": frozenset(), "take": frozenset()}
+DECK = tuple(make_deck("6789TJQKA", jokers=True))
+DECK_SET = frozenset(DECK)
 NOT_A_CUT = "that card does not cut: play the led rank, a 7 or a joker, or pass"
 
 # The phase of play: who may do what.
 LEAD, CUT, TAKE, OVER = "lead", "cut", "take", "over"
+PHASES = {LEAD: LEAD, CUT: CUT, TAKE: TAKE, OVER: OVER}
 MoveKey = tuple[str, str | None]  # (type, card)
 PASS_KEY: MoveKey = ("pass", None)
 TAKE_KEY: MoveKey = ("take", None)
@@ -80,7 +102,7 @@ class FamilieRules(Rules):
         return {}
 
     def full_deck(self, players: int, options: dict) -> list[str]:
-        return make_deck("6789TJQKA", jokers=True)
+        return list(DECK)
 
     def _new_game(self, players: int, options: dict, seed: int, decks: list[list[str]]) -> Game:
         deck = decks[0] if decks else shuffle(self.full_deck(players, options), seed, 0, 0)
@@ -171,14 +193,23 @@ class FamilieGame(Game):
         return moves
 
     def play(self, move: Any) -> FamilieGame:
+        key = self._legal_key(move)
+        if key is None:  # any other mapping, or strings of a str subclass: the plain dict it equals
+            move = plain_move(move)
+            key = self._legal_key(move)
+            if key is None:
+                raise self._why_illegal(move)
+        return self._apply(key)
+
+    def _legal_key(self, move: Any) -> MoveKey | None:
+        """The legal move key ``move`` names when it is a legal move as a plain dict; otherwise None."""
         if type(move) is dict and len(move) <= 2:
             kind, card = move.get("type"), move.get("card")
             if type(kind) is str and type(card) in CARD_KEY_TYPES and len(move) == (1 if card is None else 2):
                 key = (kind, card)
                 if key in self._legal():
-                    return self._apply(key)
-        self._explain(move)
-        raise IllegalMove("That move is not allowed now.")  # _explain always raises first
+                    return key
+        return None
 
     # --- legal moves ---------------------------------------------------------
     def _legal(self) -> dict[MoveKey, None]:
@@ -199,21 +230,25 @@ class FamilieGame(Game):
         led_rank = self._table[0][1][0]
         return [("play", card) for card in hand if cuts(card, led_rank)] + [PASS_KEY]
 
-    def _explain(self, move: Any) -> None:
-        """Raise ``IllegalMove`` saying why ``move`` is not one of the legal moves."""
-        kind, card, _ = read_move(move, MOVE_KEYS)
+    def _why_illegal(self, move: dict) -> IllegalMove:
+        """Why ``move`` is not one of the legal moves."""
         phase, seat = self._phase, self._to_move
         if phase is OVER or seat is None:
-            raise IllegalMove("The match is over: no more moves can be made.")
+            return IllegalMove("The match is over: no more moves can be made.", "match-over")
+        kind, card, _ = read_move(move, MOVE_KEYS)
         if phase is TAKE:
-            raise IllegalMove(f"The trick is over: seat {self._holder} must take it before anything else.")
+            return IllegalMove(
+                f"The trick is over: seat {self._holder} must take it before anything else.",
+                "trick-must-be-taken",
+                {"seat": self._holder},
+            )
         if kind == "take":
-            raise IllegalMove("The trick is not over yet, so nobody can take it.")
+            return IllegalMove("The trick is not over yet, so nobody can take it.", "take-before-trick-over")
         if kind == "pass":
-            raise IllegalMove("The leader cannot pass: lead any card from your hand.")
+            return IllegalMove("The leader cannot pass: lead any card from your hand.", "leader-cannot-pass")
         if card not in self._hands[seat]:
-            raise IllegalMove(f"You do not hold {card}.")
-        raise IllegalMove(NOT_A_CUT)
+            return IllegalMove(f"You do not hold {card}.", "card-not-held", {"seat": seat, "card": card})
+        return IllegalMove(NOT_A_CUT, "does-not-cut", {"card": card, "led_rank": self._table[0][1][0]})
 
     # --- applying moves ------------------------------------------------------
     def _apply(self, key: MoveKey) -> FamilieGame:
@@ -351,27 +386,72 @@ class FamilieGame(Game):
     def _from_state(cls, rules: Rules, state: dict) -> FamilieGame:
         try:
             return cls._read_state(rules, state)
-        except (KeyError, TypeError, ValueError, IndexError) as error:
+        except StateError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:  # a part missing or misshapen
             raise ValueError(f"That saved familie game is damaged: {error}") from None
 
     @classmethod
     def _read_state(cls, rules: Rules, state: dict) -> FamilieGame:
-        phase = {LEAD: LEAD, CUT: CUT, TAKE: TAKE, OVER: OVER}[state["phase"]]  # the interned constant
+        players = rules.check_players(state["players"])
+        options = rules.validate_options(players, state["options"])
+        phase = PHASES.get(state["phase"])  # the interned constant
+        if phase is None:
+            raise StateError(SLUG, f"{state['phase']!r} is not a phase of play")
         if type(state["seed"]) is not int:
             raise ValueError("the seed is not an integer")
+        decks = tuple(tuple(rules._check_deck(players, options, list(deck))) for deck in state["decks"])
+        _check_state(state, players, phase)
         game = object.__new__(cls)
-        game.rules, game.players, game.options = rules, int(state["players"]), dict(state["options"])
-        game._seed, game._decks = int(state["seed"]), tuple(tuple(d) for d in state["decks"])
+        game.rules, game.players, game.options = rules, players, options
+        game._seed, game._decks = state["seed"], decks
         game._hands = tuple(tuple(hand) for hand in state["hands"])
         game._stock = tuple(state["stock"])
-        game._table = tuple((int(seat), card) for seat, card in state["table"])
-        game._leader, game._holder = int(state["leader"]), int(state["holder"])
-        game._passed = sum(1 << int(seat) for seat in state["passed"])
+        game._table = tuple((seat, card) for seat, card in state["table"])
+        game._leader, game._holder = state["leader"], state["holder"]
+        game._passed = sum(1 << seat for seat in set(state["passed"]))
         game._phase, game._to_move = phase, state["to_move"]
-        game._points = tuple(int(points) for points in state["points"])
+        game._points = tuple(state["points"])
         game._log = tuple(freeze(entry) for entry in state["log"])
         game._moves = None
         return game
+
+
+def _check_state(state: dict, players: int, phase: str) -> None:
+    """Refuse what no familie game reaches, before anything is built from it."""
+    if state["deal"] != 0 or type(state["deal"]) is not int:
+        raise StateError(SLUG, f"a familie match is one deal, so the deal number is 0, not {state['deal']!r}")
+    hands, stock, table, log = state["hands"], state["stock"], state["table"], state["log"]
+    check_hands(SLUG, hands, players, HAND_SIZE)
+    if type(stock) is not list:
+        raise StateError(SLUG, "the stock is not a list of cards")
+    check_pairs(SLUG, table, players, "the trick on the table")
+    check_log(SLUG, log)
+    taken = [card for entry in log if entry.get("type") == "trick" for card in entry["cards"]]
+    check_cards(SLUG, [card for hand in hands for card in hand] + stock + [card for _, card in table] + taken, DECK_SET)
+    points = state["points"]
+    check_counts(SLUG, points, players, "the points")
+    if sum(points) != sum(CARD_POINTS[card[0]] for card in taken):
+        raise StateError(SLUG, "the points are not those of the tricks taken")
+    passed = state["passed"]
+    if type(passed) is not list:
+        raise StateError(SLUG, "the seats that passed must be a list")
+    check_seats(SLUG, passed, players, "the seats that passed")
+    to_move, leader, holder = state["to_move"], state["leader"], state["holder"]
+    check_seat(SLUG, leader, players, "the leader")
+    check_seat(SLUG, holder, players, "the holder of the trick")
+    if phase is OVER:
+        if to_move is not None or stock or table or any(hands):
+            raise StateError(SLUG, "a finished deal has nobody to move and no card left to play")
+        return
+    check_seat(SLUG, to_move, players, "the seat to move")
+    if phase is TAKE:
+        if to_move != holder or not table:
+            raise StateError(SLUG, "only the holder of a trick on the table can take it")
+    elif not hands[to_move] or (phase is LEAD) == bool(table) or to_move in passed:
+        raise StateError(SLUG, f"seat {to_move} cannot {phase} now")
+    elif phase is LEAD and not to_move == leader == holder:
+        raise StateError(SLUG, "a new trick is led by its leader")
 
 
 FamilieRules.game_class = FamilieGame

@@ -13,10 +13,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .base import FrozenList, Game, LogEntry, Rules, common_view, read_move
+from .base import (
+    LIST_ONLY,
+    FrozenList,
+    Game,
+    LogEntry,
+    Rules,
+    StateError,
+    check_cards,
+    check_counts,
+    check_hands,
+    check_pairs,
+    check_seat,
+    check_seats,
+    common_view,
+    is_count,
+    plain_move,
+    read_move,
+)
 from .cards import make_deck, shuffle
 from .errors import IllegalMove
 
+SLUG = "septica"
 DECK = tuple(make_deck("789TJQKA"))
 DECK_SET = frozenset(DECK)
 HAND_SIZE = 4
@@ -42,6 +60,7 @@ PLAY = "play"  # play any card to the trick
 DECIDE = "decide"  # the leader continues with a cutting card or ends the trick
 TAKE = "take"  # the holder collects the finished trick
 OVER = "over"  # the match is finished
+PHASES = {PLAY: PLAY, DECIDE: DECIDE, TAKE: TAKE, OVER: OVER}
 
 
 # --- match formats -----------------------------------------------------------
@@ -293,7 +312,16 @@ class SepticaGame(Game):
         return []
 
     def play(self, move: Any) -> SepticaGame:
-        # Fast path for the moves bots generate; anything else is explained below.
+        new = self._apply(move)
+        if new is None:  # any other mapping, or strings of a str subclass: the plain dict it equals
+            move = plain_move(move)
+            new = self._apply(move)
+            if new is None:
+                raise self._why_illegal(move)
+        return new
+
+    def _apply(self, move: Any) -> SepticaGame | None:
+        """The game after ``move`` when it is a legal move as a plain dict; otherwise None."""
         turn = self._turn
         if type(move) is dict and turn is not None:
             kind = move.get("type")
@@ -310,7 +338,7 @@ class SepticaGame(Game):
                     return self._take()
                 if kind == "end" and self._phase is DECIDE:
                     return self._end_trick()
-        raise self._why_illegal(move)
+        return None
 
     def view(self, seat: int | None) -> dict:
         seat = self._check_seat(seat)
@@ -367,7 +395,7 @@ class SepticaGame(Game):
     def _from_state(cls, rules: Rules, state: dict) -> SepticaGame:
         try:
             return cls._read_state(rules, state)
-        except (KeyError, TypeError, IndexError, AttributeError) as error:
+        except (KeyError, TypeError, IndexError, AttributeError) as error:  # a part missing or of the wrong shape
             raise ValueError(f"That saved septica game is damaged ({error!r}).") from None
 
     @classmethod
@@ -378,9 +406,14 @@ class SepticaGame(Game):
         if type(state["seed"]) is not int:
             raise ValueError("The seed must be an integer.")
         setup = _Setup(players, options, state["seed"], decks)
-        phase = {PLAY: PLAY, DECIDE: DECIDE, TAKE: TAKE, OVER: OVER}[state["phase"]]  # interned constants
+        phase = PHASES.get(state["phase"])  # the interned constant
+        if phase is None:
+            raise StateError(SLUG, f"{state['phase']!r} is not a phase of play")
         scores = state["scores"]
-        return _make(
+        if type(state["log"]) is not list or not LIST_ONLY.issuperset(map(type, state["log"])):
+            raise StateError(SLUG, "the log must be a list of events, each a list")
+        log = _freeze(state["log"])
+        game = _make(
             setup,
             state["deal"],
             _freeze(state["hands"]),
@@ -393,10 +426,12 @@ class SepticaGame(Game):
             phase,
             _freeze(state["points"]),
             tuple(scores[side[0]] for side in setup.sides),
-            tuple(public for entry in _freeze(state["log"]) for public in _spell_out(entry, players)),
+            tuple(public for entry in log for public in _spell_out(entry, players)),
             _freeze(state["last_deal"]),
             _freeze(state["winners"]),
         )
+        _check_state(state, setup, phase, log)
+        return game
 
     def __repr__(self) -> str:
         return f"<septica deal {self._deal} {self._phase} to_move={self._turn}>"
@@ -520,31 +555,45 @@ class SepticaGame(Game):
         )
 
     # --- explaining a refused move -----------------------------------------
-    def _why_illegal(self, move: Any) -> IllegalMove:
+    def _why_illegal(self, move: dict) -> IllegalMove:
         phase, turn = self._phase, self._turn
         if phase is OVER or turn is None:
-            return IllegalMove("The match is over; no more moves can be played.")
+            return IllegalMove("The match is over; no more moves can be played.", "match-over")
         kind, card, _ = read_move(move, MOVE_SHAPES)
         if kind == "take":
             if phase is DECIDE:
-                return IllegalMove(f"The trick is not over yet: seat {turn} must continue it or end it first.")
-            return IllegalMove(f"The trick is not over yet: seat {turn} still has to play a card.")
+                return IllegalMove(
+                    f"The trick is not over yet: seat {turn} must continue it or end it first.",
+                    "take-before-leader-decides",
+                    {"seat": turn},
+                )
+            return IllegalMove(
+                f"The trick is not over yet: seat {turn} still has to play a card.", "take-mid-round", {"seat": turn}
+            )
         if phase is TAKE:
-            return IllegalMove(f"The trick is over: seat {turn} won it and must take it first.")
+            return IllegalMove(
+                f"The trick is over: seat {turn} won it and must take it first.", "trick-must-be-taken", {"seat": turn}
+            )
         if kind == "end":
             return IllegalMove(
                 "Only the leader can end a trick, after a full round in which an opponent took it; "
-                f"now seat {turn} must play a card."
+                f"now seat {turn} must play a card.",
+                "end-not-allowed",
+                {"seat": turn},
             )
         if card not in self._hands[turn]:
-            return IllegalMove(f"Seat {turn} does not hold {card}.")
-        return IllegalMove(f"{card} cannot continue the trick: continue with {self._continuing_names()}, or end it.")
+            return IllegalMove(f"Seat {turn} does not hold {card}.", "card-not-held", {"seat": turn, "card": card})
+        # Only a leader deciding may be refused a card it holds: every held card may be played otherwise.
+        ranks = self._continuing_ranks()
+        return IllegalMove(
+            f"{card} cannot continue the trick: continue with {_rank_names(ranks)}, or end it.",
+            "cannot-continue",
+            {"card": card, "ranks": list(ranks)},
+        )
 
-    def _continuing_names(self) -> str:
+    def _continuing_ranks(self) -> tuple[str, ...]:
         led = self._trick[0][1][0]
-        ranks = [led] + [rank for rank in self._setup.cutters if rank != led]
-        names = [RANK_NAMES[rank] for rank in ranks]
-        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+        return (led, *(rank for rank in self._setup.cutters if rank != led))
 
     # --- views ---------------------------------------------------------------
     def _last_deal_view(self) -> dict | None:
@@ -552,6 +601,11 @@ class SepticaGame(Game):
             return None
         deal, points = self._last_deal
         return {"deal": deal, "points": list(points)}
+
+
+def _rank_names(ranks: tuple[str, ...]) -> str:
+    names = [RANK_NAMES[rank] for rank in ranks]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 # --- building game objects ------------------------------------------------------
@@ -617,6 +671,54 @@ def _start_deal(setup: _Setup, deal: int, scores: tuple, last_deal: tuple | None
         last_deal,
         None,
     )
+
+
+def _check_state(state: dict, setup: _Setup, phase: str, log: tuple) -> None:
+    """Refuse what no septica game reaches; the shapes ``_read_state`` relied on are already good."""
+    players = setup.players
+    if not is_count(state["deal"]):
+        raise StateError(SLUG, f"the deal number {state['deal']!r} is not a whole number of at least 0")
+    hands, stock, trick, removed = state["hands"], state["stock"], state["trick"], state["removed"]
+    check_hands(SLUG, hands, players, HAND_SIZE)
+    if type(stock) is not list or len(stock) % players:
+        raise StateError(SLUG, f"the stock must be a list of cards that shares out evenly among {players}")
+    check_pairs(SLUG, trick, players, "the trick")
+    if type(removed) is not list or len(removed) != (2 if setup.removes_eights else 0):
+        raise StateError(SLUG, f"with {players} players {2 if setup.removes_eights else 0} eights are taken out")
+    taken = [card for entry in log if entry[0] == "take" for card in entry[2]]
+    cards = [card for hand in hands for card in hand] + stock + [card for _, card in trick] + taken + removed
+    check_cards(SLUG, cards, DECK_SET)
+    if any(card[0] != "8" for card in removed):
+        raise StateError(SLUG, "only eights are taken out of the deck")
+    check_counts(SLUG, state["points"], players, "the points of the deal")
+    if sum(state["points"]) != sum(1 for card in taken if card[0] in POINT_RANKS):
+        raise StateError(SLUG, "the points of the deal are not those of the tricks taken")
+    scores = state["scores"]
+    check_counts(SLUG, scores, players, "the scores")
+    if scores != setup.seat_scores(tuple(scores[side[0]] for side in setup.sides)):
+        raise StateError(SLUG, "partners' scores differ")
+    last = state["last_deal"]
+    if last is not None:
+        if type(last) is not list or len(last) != 2 or not is_count(last[0]):
+            raise StateError(SLUG, "the last deal must be [deal, points per seat]")
+        check_counts(SLUG, last[1], players, "the points of the last deal")
+    turn, leader, holder = state["turn"], state["leader"], state["holder"]
+    if phase is OVER:
+        if turn is not None or type(state["winners"]) is not list or not state["winners"]:
+            raise StateError(SLUG, "a finished match has nobody to move and has its winners")
+        check_seats(SLUG, state["winners"], players, "the winners")
+        return
+    if state["winners"] is not None:
+        raise StateError(SLUG, "a match still in play has no winners yet")
+    check_seat(SLUG, turn, players, "the seat to move")
+    check_seat(SLUG, leader, players, "the leader")
+    check_seat(SLUG, holder, players, "the holder of the trick")
+    if phase is PLAY and not hands[turn]:
+        raise StateError(SLUG, f"seat {turn} is to play but holds no card")
+    if (phase is DECIDE and turn != leader) or (phase is TAKE and turn != holder) or (phase is not PLAY and not trick):
+        raise StateError(SLUG, f"seat {turn} cannot be the one to {phase} now")
+    if phase is PLAY and not trick and not turn == leader == holder:
+        raise StateError(SLUG, "a new trick is led by its leader")
 
 
 def _refill(hands: tuple, stock: tuple, winner: int) -> tuple[tuple, tuple, int]:

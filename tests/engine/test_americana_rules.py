@@ -455,6 +455,22 @@ def test_a_last_card_that_attacks_does_nothing():
     assert view["attack"] is None and view["hand_counts"] == [5, 5]  # nobody took the two
 
 
+@pytest.mark.parametrize(
+    ("last", "top", "suit_after"),
+    [
+        (card("9S"), "9D", "S"),  # follows the rank: the suit changes to the last card's
+        (card("7C", "H"), "9D", "H"),  # a seven names the suit in force
+        (card("XR"), "9D", None),  # after a joker there is none
+    ],
+)
+def test_the_final_view_shows_the_suit_in_force_after_the_last_card(last, top, suit_after):
+    game = position([[last["card"]], ["4H", "KC"]], top, scores=[0, 100], jokers=True)
+    game = game.play(last)
+    assert game.finished
+    view = game.view(None)
+    assert view["top"] == last["card"] and view["suit"] == suit_after
+
+
 def test_penalties_by_card():
     hand = ["2C", "3C", "4C", "5C", "6C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "7C"]
     game = position([["3H"], hand], "3D", target=501).play(card("3H"))
@@ -613,5 +629,5 @@ def test_state_round_trips_at_every_step_of_a_random_match():
 def test_a_damaged_state_is_refused():
     state = RULES.new_game(players=2, seed=1).to_state()
     state["stock"] = state["stock"][1:]
-    with pytest.raises(ValueError, match="one pack"):
+    with pytest.raises(ValueError, match="cards do not add up"):
         RULES.from_state(state)

@@ -18,11 +18,14 @@ import itertools
 import json
 import os
 import random
+import re
 import subprocess
 import sys
-from collections import Counter
+from collections import Counter, OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -339,6 +342,15 @@ def assert_refused(game, move, playout):
         game.play(move)
     except IllegalMove as error:
         assert str(error).strip(), f"an empty IllegalMove message for {move!r}: {playout.where()}"
+        assert CODE.match(error.code) and error.code != "illegal-move", f"code {error.code!r}: {playout.where()}"
+        assert json.loads(json.dumps(error.params)) == error.params, f"params {error.params!r}: {playout.where()}"
+        if isinstance(move, dict):
+            try:
+                game.play(OrderedDict(move))
+            except IllegalMove as same:
+                assert (same.code, same.params, str(same)) == (error.code, error.params, str(error)), playout.where()
+            else:
+                pytest.fail(f"{move!r} as an OrderedDict was accepted: {playout.where()}")
     except Exception as error:  # noqa: BLE001 - the point is to name the wrong exception type
         pytest.fail(f"{type(error).__name__}: {error} instead of IllegalMove for {move!r}: {playout.where()}")
     else:
@@ -363,6 +375,114 @@ def test_every_legal_move_applies_and_everything_else_is_an_illegal_move(slug, d
             f"a refused move changed the game: {playout.where()}"
         )
         assert game.legal_moves() == legal
+
+
+class MoveMapping(Mapping):
+    """A mapping that is not a dict."""
+
+    def __init__(self, move):
+        self._move = dict(move)
+
+    def __getitem__(self, key):
+        return self._move[key]
+
+    def __iter__(self):
+        return iter(self._move)
+
+    def __len__(self):
+        return len(self._move)
+
+
+MAPPINGS = [OrderedDict, MappingProxyType, MoveMapping]
+CODE = re.compile(r"[a-z]+(-[a-z]+)*\Z")
+
+
+@per_rule_set
+@fuzz(0.5)
+@given(data=st.data())
+def test_every_legal_move_as_any_mapping_applies_exactly_like_the_dict(slug, data):
+    playout = data.draw(playouts(slug))
+    wrap = data.draw(st.sampled_from(MAPPINGS))
+    for game in playout.games(limit=150):
+        for move in game.legal_moves():
+            expected = json.dumps(game.play(dict(move)).to_state())
+            assert json.dumps(game.play(wrap(move)).to_state()) == expected, f"{wrap.__name__}({move}): {playout.where()}"
+
+
+# --- corrupted states ------------------------------------------------------------------
+
+
+def state_junk():
+    return st.one_of(
+        junk_values(),
+        st.sampled_from(ALL_CODES),
+        st.integers(-2, 8),
+        st.sampled_from(["lead", "cut", "take", "over", "play", "decide", "draw", "skip"]),
+        st.lists(st.sampled_from(ALL_CODES), max_size=6),
+    )
+
+
+@st.composite
+def corrupted(draw, state):
+    """``state`` with one thing changed somewhere: a value replaced, a key or item dropped, an item added."""
+    state = json.loads(json.dumps(state))
+    key = draw(st.sampled_from(sorted(state)))
+    parent, at = state, key
+    while isinstance(parent[at], (dict, list)) and parent[at] and draw(st.booleans()):
+        child = parent[at]
+        parent, at = child, draw(st.sampled_from(sorted(child) if isinstance(child, dict) else range(len(child))))
+    how = draw(st.sampled_from(["replace", "drop", "add", "copy"]))
+    target = parent[at]
+    if how == "drop":
+        del parent[at]
+    elif how == "add" and isinstance(target, list):
+        target.insert(draw(st.integers(0, len(target))), draw(state_junk()))
+    elif how == "copy" and isinstance(parent, list):
+        parent.append(json.loads(json.dumps(target)))
+    else:
+        parent[at] = draw(state_junk())
+    return state
+
+
+def assert_usable(rules, game, players, where):
+    """A loaded game answers everything and plays every legal move: nothing impossible got through."""
+    for seat in [None, *range(players)]:
+        json.dumps(game.view(seat))
+    state = json.loads(json.dumps(game.to_state()))
+    assert json.dumps(rules.from_state(state).to_state()) == json.dumps(state), where
+    assert (game.legal_moves() == []) == game.finished == (game.to_move is None), where
+    for move in game.legal_moves():
+        after = game.play(move)
+        json.dumps(after.to_state())
+        for seat in [None, *range(players)]:
+            after.view(seat)
+        after.legal_moves()
+
+
+@per_rule_set
+@fuzz(1.5)
+@given(data=st.data())
+def test_a_corrupted_state_is_refused_with_a_value_error_or_plays_on(slug, data):
+    playout = data.draw(playouts(slug))
+    steps = data.draw(st.integers(0, 120))
+    *_, game = itertools.islice(playout.games(limit=steps), steps + 1)
+    state = data.draw(corrupted(game.to_state()))
+    where = f"{playout.where()} corrupted to {state!r}"
+    try:
+        loaded = playout.rules.from_state(state)
+    except IllegalMove as error:
+        pytest.fail(f"IllegalMove {error} for a state: {where}")
+    except ValueError as error:
+        assert str(error).strip(), where
+        return
+    except Exception as error:  # noqa: BLE001 - the point is to name the wrong exception type
+        pytest.fail(f"{type(error).__name__}: {error} instead of ValueError: {where}")
+    try:
+        assert_usable(playout.rules, loaded, loaded.players, where)
+    except AssertionError:
+        raise
+    except Exception as error:  # noqa: BLE001 - the point is to name the wrong exception type
+        pytest.fail(f"the state loaded, then {type(error).__name__}: {error}: {where}")
 
 
 @per_rule_set
