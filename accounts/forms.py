@@ -85,6 +85,13 @@ class ResetPasswordForm(allauth_forms.ResetPasswordForm):
         self.fields["email"].widget.attrs.pop("placeholder", None)
 
 
+class AddEmailForm(allauth_forms.AddEmailForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].label = _("E-mail address")
+        self.fields["email"].widget.attrs.pop("placeholder", None)
+
+
 def resolve_username(typed: str) -> str | None:
     """The username of the one account ``typed`` names (its username in any case, or its e-mail address)."""
     users = User.objects.filter(username__iexact=typed)

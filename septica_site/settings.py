@@ -308,7 +308,10 @@ YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
 AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 # --- languages, time, static --------------------------------------------------
 LANGUAGE_CODE = "en"
+    "add_email": "accounts.forms.AddEmailForm",
 LANGUAGES = [("en", "English"), ("ro", "Română")]
+# Room to change an address: add the new one, confirm it, make it primary, remove the old.
+ACCOUNT_MAX_EMAIL_ADDRESSES = 2
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

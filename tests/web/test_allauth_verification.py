@@ -118,3 +118,27 @@ def test_a_password_reset_works_for_an_unconfirmed_address(client, make_user):
     client.post(reverse("password_reset"), {"email": "dorin@example.com"})
 
     assert [message.to for message in mail.outbox] == [["dorin@example.com"]]
+
+
+def test_a_player_changes_address_through_a_confirmed_new_one(client, alice):
+    client.force_login(alice)
+
+    client.post(reverse("account_email"), {"email": "alice.new@example.com", "action_add": ""})
+    assert [message.to for message in mail.outbox] == [["alice.new@example.com"]]
+    client.post(confirmation_path(mail.outbox[0]))
+    client.post(reverse("account_email"), {"email": "alice.new@example.com", "action_primary": ""})
+    client.post(reverse("account_email"), {"email": "alice@example.com", "action_remove": ""})
+
+    alice.refresh_from_db()
+    assert alice.email == "alice.new@example.com"
+    assert list(EmailAddress.objects.filter(user=alice).values_list("email", "verified", "primary")) == [
+        ("alice.new@example.com", True, True)]
+
+
+def test_the_email_page_is_in_romanian_with_the_sites_words(client, make_user):
+    client.force_login(make_user("dorin", email_verified=False, preferred_language="ro"))
+
+    page = client.get(reverse("account_email")).content.decode()
+
+    assert '<html lang="ro"' in page
+    assert 'name="action_send"' in page and 'name="action_add"' in page
