@@ -16,8 +16,10 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from . import services
 from .models import Match, Seat, TableStatus
@@ -31,6 +33,11 @@ LOST_BOT_TURN_SECONDS = 15
 # Countdown tasks fire on time; the sweeper leaves them this much room first.
 DEADLINE_GRACE_SECONDS = 5
 SWEEP_BATCH = 500
+# A turn at a table nobody plays at, waiting for its maker's thinking slot,
+# asks again this often. Nobody waits for these turns; someone does for the rest.
+UNATTENDED_RETRY_SECONDS = 0.5
+# A slot a worker took and never gave back (it died mid-thought) frees itself after this long.
+THINKING_SLOT_SECONDS = 30
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -48,6 +55,62 @@ def turn_deadline(match_id: int, seq: int) -> bool:
 
 
 def play_turn(match_id: int, seq: int) -> bool:
+    """Play the turn; at a table where no person plays, only in one of its maker's thinking slots.
+
+    Fairness: bots at tables nobody plays at (all bots, or bots standing in
+    for people who left) think at most UNATTENDED_BOTS_PER_PERSON at a time
+    per person who made those tables, across every worker, so one person's
+    tables of Expert bots cannot fill the worker ahead of someone waiting for
+    a bot's answer. A turn that finds its maker's slots taken is queued again
+    a little later instead of holding a worker thread."""
+    found = _table_of_turn(match_id, seq)
+    if found is None:
+        return False  # the match moved on, or ended
+    maker_id, attended = found
+    if attended or maker_id is None:
+        return _think_and_play(match_id, seq)
+    try:
+        slot = _thinking_slot(maker_id)
+    except RedisError:  # the cache is out of reach: think without a slot rather than not at all
+        logger.warning("bot thinking slots are out of reach; the bot thinks without one", exc_info=True)
+        return _think_and_play(match_id, seq)
+    if slot is None:
+        bot_turn.apply_async((match_id, seq), countdown=UNATTENDED_RETRY_SECONDS)
+        return False
+    try:
+        return _think_and_play(match_id, seq)
+    finally:
+        _give_back(slot)
+
+
+def _table_of_turn(match_id: int, seq: int) -> tuple[int | None, bool] | None:
+    """(who made the table, whether a person plays there) while the match is still at `seq`."""
+    person_playing = Seat.objects.filter(table_id=OuterRef("pk"), user__isnull=False, standing_in=False)
+    return (
+        Match.objects.filter(pk=match_id, seq=seq, table__status=TableStatus.PLAYING)
+        .annotate(attended=Exists(person_playing))
+        .values_list("table__created_by_id", "attended")
+        .first()
+    )
+
+
+def _thinking_slot(maker_id: int) -> str | None:
+    """The cache key of one of the maker's free thinking slots, now taken; None when all are taken."""
+    for number in range(settings.UNATTENDED_BOTS_PER_PERSON):
+        key = f"games:bot-thinking:{maker_id}:{number}"
+        if cache.add(key, "thinking", THINKING_SLOT_SECONDS + settings.BOT_THINK_SECONDS):
+            return key
+    return None
+
+
+def _give_back(slot: str) -> None:
+    try:
+        cache.delete(slot)
+    except RedisError:
+        logger.warning("a bot thinking slot could not be given back; it frees itself", exc_info=True)
+
+
+def _think_and_play(match_id: int, seq: int) -> bool:
     """Read the view, think (slowly, outside any transaction), then play if still current."""
     turn = services.bot_turn_for(match_id, seq)
     if turn is None:

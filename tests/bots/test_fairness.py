@@ -1,0 +1,80 @@
+"""One person's tables of bots cannot make everyone else's bots slow.
+
+Many tables where no person plays (every seat a bot, or a bot standing in)
+run Expert bots, which think for their whole time budget; meanwhile a person
+plays against a Beginner, which answers at once. On a real worker the
+person's bot still answers quickly, and the tables of bots keep playing.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+import pytest
+
+from games import services
+from games.models import Match, Table, TableStatus
+from septica_site.celery import app
+from tests.play import pick_move
+
+from .conftest import match_of, table_against_a_bot, wait_for
+
+BOT_TABLES = 12
+PERSON_MOVES = 6
+BOT_TASKS = {"games.tasks.bot_turn", "games.tasks.turn_deadline"}
+
+
+def moves_so_far(tables) -> int:
+    return sum(Match.objects.filter(pk__in=[table.pk for table in tables]).values_list("seq", flat=True))
+
+
+def no_bot_turn_in_the_worker() -> bool:
+    inspect = app.control.inspect(timeout=0.5)
+    answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
+    if any(answer is None for answer in answers):
+        return False
+    requests = [task.get("request", task) for answer in answers for tasks in answer.values() for task in tasks]
+    return not any(request["name"] in BOT_TASKS for request in requests)
+
+
+@pytest.fixture
+def stop_at_the_end():
+    """The tables of bots still play when the test ends: abort them and let the worker drain
+    before the database is emptied under it."""
+    started = []
+    yield started
+    Table.objects.filter(pk__in=[table.pk for table in started]).update(status=TableStatus.ABORTED)
+    assert wait_for(no_bot_turn_in_the_worker, timeout=30, every=0.1), "the worker kept busy after the tables were aborted"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_persons_bot_answers_quickly_while_one_staff_members_expert_tables_play(
+        running_worker, staff, alice, settings, stop_at_the_end):
+    settings.BOT_TABLES_PER_STAFF = BOT_TABLES
+    bot_tables = stop_at_the_end
+    bot_tables += [services.create_bot_table(staff, rules="septica", players=4, level="expert", style="expert",
+                                             options={"match": "points-8"})
+                   for _ in range(BOT_TABLES)]
+    assert wait_for(lambda: moves_so_far(bot_tables) >= BOT_TABLES, timeout=60), "the tables of bots never started"
+
+    table = table_against_a_bot(alice, level="beginner")
+    rng = random.Random(7)
+    waits = []
+    for _ in range(PERSON_MOVES):
+        match = match_of(table)
+        if match.table.status != TableStatus.PLAYING:
+            break
+        assert match.to_move == 0
+        started = time.monotonic()
+        services.play_move(table.pk, alice, match.seq, pick_move(services.game_of(match).view(0), rng))
+        assert wait_for(lambda: match_of(table).to_move in (0, None), timeout=30, every=0.01), "the bot never moved"
+        waits.append(time.monotonic() - started)
+
+    before = moves_so_far(bot_tables)
+    assert wait_for(lambda: moves_so_far(bot_tables) > before, timeout=30), "the tables of bots stopped"
+    assert len(waits) >= 3
+    # Without fairness the Beginner's answer queued behind the Expert turns: 1.2 s or more each.
+    assert statistics.median(waits) < 0.35, waits
+    assert max(waits) < 0.8, waits
