@@ -57,10 +57,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "axes",
-    "csp",
     "allauth",
     "allauth.account",
     "allauth.mfa",
+    "csp",
     "septica_site",
     "accounts",
     "games",
@@ -85,10 +85,10 @@ MIDDLEWARE = [
     "accounts.middleware.BearerTokenMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # After allauth's: staff open the admin only with a second factor in this session.
     "accounts.second_factor.AdminSecondFactorMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a locked-out log-in into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -243,10 +243,6 @@ def _env_seconds(name: str, default: float) -> float:
 BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
 DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
 BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
-# Fairness (games/tasks.py): bots at tables where no person plays think this
-# many at a time per person who made those tables, so one person's tables of
-# bots never fill the worker ahead of someone waiting for a bot's answer.
-UNATTENDED_BOTS_PER_PERSON = env_int("UNATTENDED_BOTS_PER_PERSON", 1)
 
 # What one account may hold at once (games/services.py): a person plays a few
 # live tables and a handful of days-long ones, and waits for players at one
@@ -287,6 +283,9 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
+# allauth hands authenticate() a username or an e-mail address; both count
+# against the one account (and an old-password guess on password change too).
+AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 # Behind a proxy every visitor arrives from the proxy's address: count the
 # address the proxy saw instead, or one bad typist would lock everyone out.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", default=False)
@@ -295,32 +294,6 @@ if BEHIND_PROXY:
     AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1)
 else:
     AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
-
-# --- e-mail -------------------------------------------------------------------
-_email = parse_email_url(os.environ.get("EMAIL_URL", "console:"))
-EMAIL_BACKEND = _email.pop("BACKEND")
-for _name, _value in _email.items():
-    globals()[f"EMAIL_{_name}"] = _value
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Septica <noreply@septica.local>")
-SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# "Your move" e-mails to people away from their table (games/emails.py).
-YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
-YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
-
-# allauth hands authenticate() a username or an e-mail address; both count
-# against the one account (and an old-password guess on password change too).
-AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
-# --- languages, time, static --------------------------------------------------
-LANGUAGE_CODE = "en"
-    "add_email": "accounts.forms.AddEmailForm",
-LANGUAGES = [("en", "English"), ("ro", "Română")]
-# Room to change an address: add the new one, confirm it, make it primary, remove the old.
-ACCOUNT_MAX_EMAIL_ADDRESSES = 2
-LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = "UTC"
-USE_I18N = True
-USE_TZ = True
-
 # allauth's own limits count the same address the proxy saw.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("PROXY_COUNT", 1) if BEHIND_PROXY else 0
 
@@ -331,7 +304,10 @@ ACCOUNT_FORMS = {
     "signup": "accounts.forms.SignUpForm",
     "change_password": "accounts.forms.ChangePasswordForm",
     "reset_password": "accounts.forms.ResetPasswordForm",
+    "add_email": "accounts.forms.AddEmailForm",
 }
+# Room to change an address: add the new one, confirm it, make it primary, remove the old.
+ACCOUNT_MAX_EMAIL_ADDRESSES = 2
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_UNIQUE_EMAIL = True
@@ -366,6 +342,26 @@ MFA_TOTP_ISSUER = "Septica"
 MFA_TOTP_TOLERANCE = 1
 # Browsers allow passkeys on http only for localhost, the embedded default.
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+
+# --- e-mail -------------------------------------------------------------------
+_email = parse_email_url(os.environ.get("EMAIL_URL", "console:"))
+EMAIL_BACKEND = _email.pop("BACKEND")
+for _name, _value in _email.items():
+    globals()[f"EMAIL_{_name}"] = _value
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Septica <noreply@septica.local>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# "Your move" e-mails to people away from their table (games/emails.py).
+YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
+YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
+
+# --- languages, time, static --------------------------------------------------
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("ro", "Română")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", VAR_DIR / "static"))
