@@ -243,6 +243,10 @@ def _env_seconds(name: str, default: float) -> float:
 BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
 DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
 BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
+# Fairness (games/tasks.py): bots at tables where no person plays think this
+# many at a time per person who made those tables, so one person's tables of
+# bots never fill the worker ahead of someone waiting for a bot's answer.
+UNATTENDED_BOTS_PER_PERSON = env_int("UNATTENDED_BOTS_PER_PERSON", 1)
 
 # What one account may hold at once (games/services.py): a person plays a few
 # live tables and a handful of days-long ones, and waits for players at one
