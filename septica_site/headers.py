@@ -23,6 +23,8 @@ PAGES_WITH_A_HAND = frozenset({"table", "table_invite", "replay", "replay_json",
 class ContentSecurityPolicyMiddleware(CSPMiddleware):
     def get_policy_parts(self, request, response, report_only: bool = False) -> PolicyParts:
         parts = super().get_policy_parts(request, response, report_only)
+        if report_only:
+            return parts  # the site sets no report-only policy
         try:
             host = request.get_host()
         except DisallowedHost:
