@@ -185,5 +185,12 @@ def test_the_admin_keeps_to_its_policy(asgi_live_server, new_context, make_user,
     admin.visit(f"{asgi_live_server.url}/admin/accounts/user/")
     admin.page.locator("#action-toggle").check()
     expect(admin.page.locator("input.action-select").first).to_be_checked()
+    # A moderator's action asks for its reason on a page of the site's own.
+    admin.visit(f"{asgi_live_server.url}/admin/games/table/")
+    admin.page.locator("input.action-select").first.check()
+    admin.page.locator('select[name="action"]').select_option("abort")
+    with admin.page.expect_navigation():
+        admin.page.locator('button[name="index"]').click()
+    expect(admin.page.locator(".moderation-targets")).to_be_visible()
 
     assert admin.violations == []

@@ -26,6 +26,8 @@ PAGES = [
     ("/rules/", None),
     ("/rules/septica/", None),
     ("/rules/americana/", None),
+    ("/rules/familie/", None),
+    ("/rules/which-game/", None),
     ("/tutorial/", None),
     ("/tutorial/septica/1/", None),
     ("/tutorial/americana/2/", None),
