@@ -92,14 +92,14 @@ def test_a_new_token_and_a_refused_form_are_shown_in_romanian(client, alice):
              for language in ("en", "ro")]
     assert untranslated(*(page.content.decode() for page in pages)) == []
 
-    pages = [client.post(reverse("password_change"), {"old_password": "wrong"}, HTTP_ACCEPT_LANGUAGE=language)
+    pages = [client.post(reverse("password_change"), {"oldpassword": "wrong"}, HTTP_ACCEPT_LANGUAGE=language)
              for language in ("en", "ro")]
     assert untranslated(*(page.content.decode() for page in pages)) == []
 
 
 def test_the_lock_after_too_many_failed_log_ins_is_explained_in_romanian(client, alice):
     def log_in(language):
-        return client.post(reverse("login"), {"username": "alice", "password": "wrong"}, HTTP_ACCEPT_LANGUAGE=language)
+        return client.post(reverse("login"), {"login": "alice", "password": "wrong"}, HTTP_ACCEPT_LANGUAGE=language)
 
     for _attempt in range(5):
         log_in("en")
@@ -124,7 +124,7 @@ def test_refused_account_forms_say_why_in_romanian(client, alice):
                                           "password2": "12345678"},
         reverse("signup") + "?like-name": {"username": "ana-maria-popescu", "email": "ana@example.com",
                                             "password1": "ana-maria-popescu", "password2": "ana-maria-popescu"},
-        reverse("login"): {"username": "nobody", "password": "wrong"},
+        reverse("login"): {"login": "nobody", "password": "wrong"},
         reverse("password_reset"): {"email": "not an address"},
     }
     left = {url: untranslated(*posted_in_both(client, url, form)) for url, form in refused.items()}
