@@ -4,7 +4,8 @@ A staff member without one (TOTP or a passkey) is sent to set one up; one who
 has it but whose session was not opened with it (a password-only log-in from
 before it was set up, say) is asked for it before any admin page. The admin's
 own log-in form, which knows nothing of second factors, hands over to the
-site's (allauth's) log-in, which asks for the second factor.
+site's (allauth's) log-in, which asks for the second factor; its password
+change hands over to the site's, which counts wrong current passwords.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ class AdminSecondFactorMiddleware:
             if not user.is_authenticated:
                 return redirect(f"{reverse('login')}?{urlencode({'next': request.GET.get('next') or admin})}")
             return self.get_response(request)
+        if request.path_info == reverse("admin:password_change"):
+            # The site's form counts wrong current passwords as failed log-ins; the admin's would not.
+            return redirect("password_change")
         if not needs_second_factor(user):
             return self.get_response(request)
         back = urlencode({"next": request.get_full_path()})

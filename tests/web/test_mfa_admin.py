@@ -117,3 +117,15 @@ def test_staff_must_confirm_their_address_before_setting_up_totp(client, make_us
     assert page.redirect_chain[-1][0] == reverse("mfa_index")
     assert "verified your email address" in page.content.decode()
     assert client.get(ADMIN).status_code == 302
+
+
+def test_the_admins_password_change_is_the_sites_which_counts_guesses(staff, password):
+    client = staff_client(staff, password)
+
+    response = client.get(f"{ADMIN}password_change/")
+
+    assert response.status_code == 302 and response.url == reverse("password_change")
+    client.post(f"{ADMIN}password_change/", {"old_password": "a-guess", "new_password1": "x-new-deck-42",
+                                              "new_password2": "x-new-deck-42"})
+    staff.refresh_from_db()
+    assert staff.check_password(password)
