@@ -39,12 +39,29 @@ level's time budget.
 Targets (issue #5, on this 2-core machine): p99 under 50 ms at 200
 matches (800 sockets), and at least 200 moves per second sustained. The
 servers, the database, Redis and this client all share the same cores.
+
+``--lobby-sockets N`` (issue 14: 300) runs each level twice, on the same
+servers: first as above, then again with fresh matches while N anonymous
+``/ws/lobby/`` sockets connect during the moves (evenly over
+``LOBBY_CONNECT_SECONDS``, from 1 s into the moves, spread over the
+servers, then held open and read to the end) and the lobby changes
+``--lobby-changes`` times (a table opened through the API). Before the
+moves ``--lobby-tables`` open tables are listed, each by a person of its
+own. The lobby's clients run in a process of their own, so their reading
+is not counted in this process's arrival times. The servers admit N
+anonymous sockets from one address (LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS):
+the bench measures serving them, not refusing them. It prints both p99s
+and whether the one with the lobby sockets is within 20% of the one
+without (issue 14's target at 200 matches).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
+import json
+import multiprocessing
 import os
 import random
 import subprocess
@@ -69,6 +86,9 @@ SECONDS_PER_MOVE = 86400  # a day: no turn times out while the bench runs
 CONNECTS_AT_ONCE = 20
 CONNECT_ATTEMPTS = 3
 STUCK_SECONDS = 5.0
+LOBBY_START_SECONDS = 1.0  # into the moves, when the first lobby socket connects
+LOBBY_CONNECT_SECONDS = 3.0  # the issue's storm: 300 connects in 3.4 s
+LOBBY_TARGET_RATIO = 1.2  # issue 14: the p99 with the lobby sockets within 20% of the one without
 
 
 # --- setups -----------------------------------------------------------------------------
@@ -163,7 +183,7 @@ class Tally:
     machine_cpu_seconds: float = 0.0  # every core's busy time meanwhile, whoever used it
 
 
-def make_matches(level: int, count: int, players: int, ports: list[int]) -> list[Match]:
+def make_matches(level: int, count: int, players: int, ports: list[int], run: str = "") -> list[Match]:
     from accounts.models import ApiToken, User
     from games import services
 
@@ -171,8 +191,8 @@ def make_matches(level: int, count: int, players: int, ports: list[int]) -> list
     for i in range(count):
         users = [
             User.objects.create_user(
-                username=f"rt-{level}-{i}-{seat}",
-                email=f"rt-{level}-{i}-{seat}@bench.invalid",
+                username=f"rt{run}-{level}-{i}-{seat}",
+                email=f"rt{run}-{level}-{i}-{seat}@bench.invalid",
                 password=None,
                 email_on_your_move=False,
             )
@@ -295,7 +315,9 @@ async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: ra
         await mover.socket.send_json({"type": "move", "seq": mover.seq, "move": rng.choice(view["legal_moves"])})
 
 
-async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambda: 0.0) -> tuple[Tally, float]:
+async def run_level(
+    matches: list[Match], rate: float, seconds: float, cpu=lambda: 0.0, at_start=lambda: None
+) -> tuple[Tally, float]:
     tally, counting = Tally(), [False]
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
     everyone = [(match, player) for match in matches for player in match.players]
@@ -306,6 +328,7 @@ async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambd
     await asyncio.sleep(0.5)  # let the presence messages of the connects pass
     rng = random.Random(len(matches))
     counting[0] = True
+    at_start()
     started, cpu_started, client_started = time.monotonic(), cpu(), time.process_time()
     database_started, machine_started = database_cpu_seconds(), machine_busy_seconds()
     await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng) for match in matches))
@@ -320,6 +343,125 @@ async def run_level(matches: list[Match], rate: float, seconds: float, cpu=lambd
         task.cancel()
     await asyncio.gather(*(player.socket.close() for _, player in everyone if player.socket), return_exceptions=True)
     return tally, elapsed
+
+
+# --- the lobby's anonymous sockets (issue 14), in a process of their own ------------------------------
+@dataclass
+class LobbyPlan:
+    sockets: int
+    ports: list[int]
+    start_in: float  # seconds from the moment the process starts
+    spread: float  # the connects, evenly over this many seconds
+    change_tokens: list[str]  # one API token per lobby change (one person each opens a table)
+    changes_at: list[float]  # seconds from the start, one per token
+    until: float  # seconds from the start: then every socket closes
+
+
+def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
+    """`tables` open tables in the lobby now, and the tokens of `changes` people who will open one later."""
+    from accounts.models import ApiToken, User
+    from games import services
+
+    def person(name: str):
+        return User.objects.create_user(
+            username=f"{name}{run}-{level}", email=f"{name}{run}-{level}@bench.invalid", password=None,
+            email_on_your_move=False,
+        )
+
+    for number in range(tables):
+        services.create_table(person(f"lobby{number}-"), rules="septica", players=4, options={"match": "points-8"})
+    return [ApiToken.issue(person(f"opens{number}-"), "bench")[1] for number in range(changes)]
+
+
+def lobby_plan(args, ports: list[int], tokens: list[str]) -> LobbyPlan:
+    start = LOBBY_START_SECONDS
+    last = max(args.seconds - 1.0, start + LOBBY_CONNECT_SECONDS)
+    changes_at = [start + LOBBY_CONNECT_SECONDS * 0.5 + i * (last - start) / max(len(tokens), 1) for i in range(len(tokens))]
+    return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0)
+
+
+def lobby_process(plan: LobbyPlan, go, results) -> None:
+    """The lobby's clients: connects, reads, changes from the moment `go` is set; what they saw goes back through `results`.
+
+    Started (forked) before the moves' event loop runs, and so outside it."""
+    if go.wait(timeout=600):
+        results.put(asyncio.run(lobby_storm(plan)))
+
+
+async def lobby_storm(plan: LobbyPlan) -> dict:
+    started = time.monotonic()
+    seen = {"admitted": 0, "refused": 0, "failed": 0, "lists": 0, "first_list_ms": [], "changes": 0, "change_errors": 0}
+    deadline = started + plan.until
+
+    async def one(number: int) -> None:
+        await asyncio.sleep(max(0.0, started + plan.start_in + plan.spread * number / plan.sockets - time.monotonic()))
+        asked = time.perf_counter()
+        try:
+            socket = await WebSocket.connect(HOST, plan.ports[number % len(plan.ports)], "/ws/lobby/")
+        except (HandshakeRefused, OSError, asyncio.IncompleteReadError):
+            seen["failed"] += 1
+            return
+        try:
+            first = await asyncio.wait_for(socket.recv(), max(0.1, deadline - time.monotonic()))
+            if not first.startswith('{"type":"lobby"'):  # the server's own encoding: no parsing needed
+                seen["refused"] += 1
+                return
+            seen["admitted"] += 1
+            seen["first_list_ms"].append((time.perf_counter() - asked) * 1000)
+            while True:
+                await asyncio.wait_for(socket.recv(), max(0.1, deadline - time.monotonic()))
+                seen["lists"] += 1
+        except (Closed, TimeoutError):
+            pass
+        finally:
+            await socket.close()
+
+    async def change(token: str, at: float, port: int) -> None:
+        await asyncio.sleep(max(0.0, started + at - time.monotonic()))
+        status = await asyncio.to_thread(open_table_through_api, port, token)
+        seen["changes" if status == 201 else "change_errors"] += 1
+
+    await asyncio.gather(
+        *(one(number) for number in range(plan.sockets)),
+        *(change(token, at, plan.ports[i % len(plan.ports)])
+          for i, (token, at) in enumerate(zip(plan.change_tokens, plan.changes_at, strict=True))),
+    )
+    seen["first_list_ms"].sort()
+    return seen
+
+
+def open_table_through_api(port: int, token: str) -> int:
+    connection = http.client.HTTPConnection(HOST, port, timeout=30)
+    try:
+        connection.request(
+            "POST", "/api/tables", body=json.dumps({"rules": "septica", "players": 2}),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        )
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> str:
+    """Both runs' p99 from commit to push (the issue's measure) and from the move sent (what a player
+    feels: lobby work queued in front of a move delays it before its commit, unseen by the first)."""
+    (without_p99, with_p99), (without_sent, with_sent) = (
+        [moves.percentile(sorted(getattr(tally, name)), 99) for tally in (without, with_lobby)]
+        for name in ("from_commit", "pushes")
+    )
+    ratio = with_p99 / without_p99 if without_p99 else float("inf")
+    verdict = ""
+    if level >= TARGET_MATCHES:
+        verdict = f"; within {100 * (LOBBY_TARGET_RATIO - 1):.0f}%: " + ("MET" if ratio <= LOBBY_TARGET_RATIO else "MISSED")
+    first = seen["first_list_ms"]
+    return (
+        f"{'':>8} lobby: commit->push p99 {with_p99:.1f} ms with the lobby sockets, {without_p99:.1f} ms without "
+        f"({100 * (ratio - 1):+.0f}%{verdict}); sent p99 {with_sent:.1f} ms against {without_sent:.1f} ms\n"
+        f"{'':>8} lobby sockets admitted {seen['admitted']}, refused {seen['refused']}, "
+        f"failed {seen['failed']}; first list p50/p99 {moves.percentile(first, 50):.0f}/"
+        f"{moves.percentile(first, 99):.0f} ms; {seen['lists']} lists pushed after; "
+        f"lobby changes {seen['changes']} (errors {seen['change_errors']})"
+    )
 
 
 # --- the report ----------------------------------------------------------------------------------
@@ -361,30 +503,50 @@ def run_setup(args) -> int:
         else:
             env, servers = embedded_env(scratch), 1
         setup_django(env)
-        from django.db import connections
-
         from games.models import Match as MatchRow
 
         moves.FIRST_PORT = FIRST_PORT[args.setup]
+        if args.lobby_sockets:
+            env["LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS"] = str(args.lobby_sockets)  # all come from 127.0.0.1
         with moves.Servers(servers, env, Path(scratch)) as running:
             for level in args.levels:
-                matches = make_matches(level, level, args.players, running.ports)
-                connections.close_all()
-                servers_cpu = partial(cpu_seconds, running.processes)
-                reference_ms = reference_loop_ms()
-                tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu))
-                print(row(args.setup, matches, args.rate, tally, elapsed), flush=True)
-                print(cpu_report(args.setup, tally, elapsed), flush=True)
-                if args.setup == "redis":
-                    print(servers_report(tally), flush=True)
-                print(f"{'':>8} this core's speed just before: {reference_ms:.0f} ms for the reference loop", flush=True)
-                if tally.refusals:
-                    print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
+                tally = run_and_report(args, running, level, "")
+                if args.lobby_sockets:
+                    tokens = make_lobby(level, args.lobby_tables, args.lobby_changes, "L")
+                    plan = lobby_plan(args, running.ports, tokens)
+                    forking = multiprocessing.get_context("fork")
+                    go, results = forking.Event(), forking.Queue()
+                    storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
+                    with_lobby = run_and_report(args, running, level, "L", before=storm.start, at_start=go.set)
+                    seen = results.get(timeout=plan.until + 60)
+                    storm.join(timeout=10)
+                    print(lobby_report(seen, tally, with_lobby, level), flush=True)
             moved = MatchRow.objects.filter(seq__gt=0).count()
         if args.setup == "redis":
             purge_queued_tasks()
         print(f"{'':>8} ({moved} matches moved; server logs were in {scratch}, now removed)", flush=True)
     return 0
+
+
+def run_and_report(args, running, level: int, run: str, before=lambda: None, at_start=lambda: None) -> Tally:
+    """One level's matches, made fresh, moved for the time budget; its rows printed."""
+    from django.db import connections
+
+    matches = make_matches(level, level, args.players, running.ports, run)
+    connections.close_all()  # before the lobby's process is forked
+    before()
+    servers_cpu = partial(cpu_seconds, running.processes)
+    reference_ms = reference_loop_ms()
+    tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu, at_start))
+    setup = args.setup if not run else f"{args.setup}+L"
+    print(row(setup, matches, args.rate, tally, elapsed), flush=True)
+    print(cpu_report(args.setup, tally, elapsed), flush=True)
+    if args.setup == "redis":
+        print(servers_report(tally), flush=True)
+    print(f"{'':>8} this core's speed just before: {reference_ms:.0f} ms for the reference loop", flush=True)
+    if tally.refusals:
+        print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
+    return tally
 
 
 def servers_report(tally: Tally) -> str:
@@ -476,6 +638,10 @@ def parse_args():
     parser.add_argument("--players", type=int, default=4, help="players (sockets) per match, 2 to 4 (default 4)")
     parser.add_argument("--rate", type=float, default=1.25, help="moves a second per match (default 1.25)")
     parser.add_argument("--seconds", type=float, default=20.0, help="time budget per level (default 20)")
+    parser.add_argument("--lobby-sockets", type=int, default=0,
+                        help="run each level again with this many anonymous lobby sockets connecting (issue 14: 300)")
+    parser.add_argument("--lobby-tables", type=int, default=100, help="open tables the lobby lists (default 100)")
+    parser.add_argument("--lobby-changes", type=int, default=6, help="lobby changes during the moves (default 6)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
@@ -483,6 +649,10 @@ def parse_args():
         parser.error("levels are 1 to 250 matches")
     if not 2 <= args.players <= 4 or not 0.1 <= args.rate <= 20 or not 1 <= args.seconds <= 120:
         parser.error("players 2 to 4, rate 0.1 to 20 moves a second, 1 to 120 seconds per level")
+    if not 0 <= args.lobby_sockets <= 1000 or not 0 <= args.lobby_tables <= 200 or not 0 <= args.lobby_changes <= 50:
+        parser.error("lobby sockets 0 to 1000, lobby tables 0 to 200, lobby changes 0 to 50")
+    if args.lobby_sockets and args.seconds < LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:
+        parser.error(f"with --lobby-sockets a level needs at least {LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:g} s")
     return args
 
 
@@ -512,6 +682,12 @@ def main() -> int:
             str(args.rate),
             "--seconds",
             str(args.seconds),
+            "--lobby-sockets",
+            str(args.lobby_sockets),
+            "--lobby-tables",
+            str(args.lobby_tables),
+            "--lobby-changes",
+            str(args.lobby_changes),
         ]
         code |= subprocess.run(command, cwd=ROOT).returncode
     return code
