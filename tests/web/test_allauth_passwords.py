@@ -208,3 +208,12 @@ def test_the_reset_email_links_to_the_site_url_whatever_host_was_asked(client, a
     link = re.search(r"https?://\S+", mail.outbox[0].body).group(0)
     assert link.startswith("https://septica.example/accounts/password/reset/key/")
     assert client.get(urlsplit(link).path).status_code == 302
+
+
+def test_the_pages_keep_their_addresses_and_names(client):
+    assert [reverse(name) for name in ("signup", "login", "logout", "password_change", "password_reset")] == [
+        "/accounts/signup/", "/accounts/login/", "/accounts/logout/", "/accounts/password/change/",
+        "/accounts/password/reset/"]
+    assert client.get("/accounts/password/reset/sent/").url == reverse("password_reset_done")
+    assert client.get(reverse("password_reset_done")).status_code == 200
+    assert client.get(reverse("password_reset_complete")).status_code == 200
