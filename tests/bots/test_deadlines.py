@@ -185,7 +185,7 @@ def test_a_live_table_counts_down_to_the_deadline_of_each_turn(alice, bob, sent,
     with django_capture_on_commit_callbacks(execute=True):
         table = start_table(alice, [bob], seconds_per_move=30)
 
-    assert sent == [("turn_deadline", (table.pk, 0), {"eta": match_of(table).deadline})]
+    assert sent == [("turn_deadline", (table.pk, 0), {"eta": match_of(table).deadline, "retry": False})]
 
 
 def test_a_correspondence_table_leaves_its_deadlines_to_the_sweeper(
@@ -205,7 +205,7 @@ def test_a_move_that_makes_it_a_bots_turn_sends_the_bot_after_the_configured_del
     with django_capture_on_commit_callbacks(execute=True):
         play_one(table, alice)
 
-    assert sent[-1] == ("bot_turn", (table.pk, 1), {"countdown": 1.5})
+    assert sent[-1] == ("bot_turn", (table.pk, 1), {"countdown": 1.5, "retry": False})  # fails fast; queued again
 
 
 def test_a_broken_broker_does_not_undo_a_stored_move(alice, bob, monkeypatch, django_capture_on_commit_callbacks):
