@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import ApiToken, hash_token_secret
+from tests.second_factor import staff_client
 
 
 @pytest.fixture(autouse=True)
@@ -249,10 +250,10 @@ def test_failed_token_attempts_are_limited_per_address(client, alice):
     assert client.get(reverse("api_me"), REMOTE_ADDR="10.0.0.2", **bearer("sep_other")).status_code == 401
 
 
-def test_the_admin_shows_players_and_tokens_without_their_secrets(client, make_user, alice):
+def test_the_admin_shows_players_and_tokens_without_their_secrets(make_user, alice, password):
     staff = make_user("root", is_staff=True, is_superuser=True)
     token, secret = ApiToken.issue(alice, "script")
-    client.force_login(staff)
+    client = staff_client(staff, password)  # the admin asks staff for a second factor
 
     assert client.get(reverse("admin:accounts_user_change", args=[alice.pk])).status_code == 200
     assert client.get(reverse("admin:accounts_user_add")).status_code == 200
