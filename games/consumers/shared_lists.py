@@ -44,6 +44,7 @@ logger = logging.getLogger(__name__)
 DEBOUNCE_SECONDS = 0.1  # changes in a burst (a table filling seat by seat) are answered once
 FRESH_SECONDS = 10.0  # a connect reads the lobby again after this long even without a change (a renamed person)
 REJOIN_SECONDS = 3600.0
+RESUBSCRIBE_SECONDS = 1.0
 # A change's lists go out PUSH_BATCH sockets at a time, PUSH_PAUSE_SECONDS
 # apart: a list of 100 tables is some 70 kB, and sent to 300 sockets at once
 # it held the event loop (and the sockets' writes) for tens of milliseconds
@@ -133,24 +134,32 @@ class LobbyHub:
         await asyncio.shield(self.subscribed)
 
     async def _listen(self) -> None:
-        try:
-            channel = await self.layer.new_channel()
-            await self.layer.group_add(notify.LOBBY_GROUP, channel)
-        except BaseException as error:
-            self.subscribed.set_exception(error)
-            self.subscribed.exception()  # retrieved: the sockets waiting see it themselves
-            self.subscribed, self.listening = None, None  # the next socket tries again
-            raise
-        self.subscribed.set_result(None)
+        subscribed, channel = self.subscribed, None
         while True:
             try:
-                message = await asyncio.wait_for(self.layer.receive(channel), REJOIN_SECONDS)
-            except TimeoutError:
-                # The in-memory layer forgets a group's member after a day (group_expiry).
-                await self.layer.group_add(notify.LOBBY_GROUP, channel)
-                continue
-            if message.get("type") == "lobby.changed":
-                self.changed()
+                if channel is None:
+                    channel = await self.layer.new_channel()
+                    await self.layer.group_add(notify.LOBBY_GROUP, channel)
+                    if not subscribed.done():
+                        subscribed.set_result(None)
+                try:
+                    message = await asyncio.wait_for(self.layer.receive(channel), REJOIN_SECONDS)
+                except TimeoutError:
+                    # The in-memory layer forgets a group's member after a day (group_expiry).
+                    await self.layer.group_add(notify.LOBBY_GROUP, channel)
+                    continue
+                if message.get("type") == "lobby.changed":
+                    self.changed()
+            except Exception as error:  # noqa: BLE001 -- whatever the layer raised, the lobby must not stop updating
+                if not subscribed.done():  # the connects waiting fail as they did, the next one tries again
+                    subscribed.set_exception(error)
+                    subscribed.exception()  # retrieved: the sockets waiting see it themselves
+                    self.subscribed = self.listening = None
+                    return
+                logger.warning("lobby updates interrupted (%r): subscribing again", error)
+                channel = None
+                self.changed()  # what changed meanwhile is unknown: read the lobby again
+                await asyncio.sleep(RESUBSCRIBE_SECONDS)
 
     def changed(self) -> None:
         self.changes += 1
