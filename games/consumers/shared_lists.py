@@ -46,7 +46,7 @@ FRESH_SECONDS = 10.0  # a connect reads the lobby again after this long even wit
 REJOIN_SECONDS = 3600.0
 RESUBSCRIBE_SECONDS = 1.0
 # A change's lists go out PUSH_BATCH sockets at a time, PUSH_PAUSE_SECONDS
-# apart: a list of 100 tables is some 70 kB, and sent to 300 sockets at once
+# apart: a list of 100 tables is some 100 kB, and sent to 300 sockets at once
 # it held the event loop (and the sockets' writes) for tens of milliseconds
 # in front of the moves' pushes. Paced, 300 sockets have it within 0.1 s.
 PUSH_BATCH = 8
@@ -110,7 +110,8 @@ class LobbyHub:
         self.anonymous: Counter[str] = Counter()
         self.changes = 0
         self.builds = 0
-        self.lobbies: dict[str, SharedLobby] = {}
+        self.lobbies: dict[str, SharedLobby] = {}  # fresh: no change since their read began
+        self.newest: dict[str, SharedLobby] = {}  # the last read of each language, fresh or not
         self.building: dict[str, asyncio.Future] = {}
         self.pending: asyncio.Task | None = None
         self.listening: asyncio.Task | None = None
@@ -170,7 +171,6 @@ class LobbyHub:
     async def _push_soon(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
         self.pending = None
-        changes = self.changes
         for language in {socket.language for socket in self.sockets}:
             lobby = await self.current(language)
             for number, socket in enumerate([socket for socket in self.sockets if socket.language == language]):
@@ -178,8 +178,8 @@ class LobbyHub:
                     await socket.send_lobby(lobby)
                 if number % PUSH_BATCH == PUSH_BATCH - 1:
                     await asyncio.sleep(PUSH_PAUSE_SECONDS)  # the moves' pushes go first
-                    if self.changes != changes:
-                        return  # changed again: the next push sends everybody the newer list
+                    # Read again meanwhile (the next push's): the sockets not reached yet get that one.
+                    lobby = max(lobby, self.newest[language], key=lambda built: built.number)
 
     # --- lists ---------------------------------------------------------------------------------
     async def current(self, language: str) -> SharedLobby:
@@ -204,6 +204,7 @@ class LobbyHub:
                 lobby = await lists_db(read_lobby)(language, number, changes)
         finally:
             del self.building[language]
+        self.newest[language] = lobby
         if changes == self.changes:
             self.lobbies[language] = lobby
         return lobby

@@ -172,3 +172,19 @@ async def test_behind_a_proxy_each_forwarded_address_has_its_own_cap(open_socket
     third = await open_socket("/ws/lobby/", forwarded("203.0.113.1"), "10.0.0.1")
 
     assert await third.close_code() == 4429
+
+
+def open_tables(count: int, make_user) -> list[int]:
+    return [services.create_table(make_user(f"host{n}"), rules="septica", players=2).pk for n in range(count)]
+
+
+async def test_every_socket_ends_with_the_newest_lobby_after_a_burst_of_changes(make_user, open_socket):
+    sockets = [await open_socket("/ws/lobby/", headers(None, "en"), f"198.51.100.{n}") for n in range(40)]
+    for socket in sockets:
+        await socket.next("lobby")
+
+    opened = await database_sync_to_async(open_tables)(5, make_user)
+
+    for socket in sockets:
+        newest = await socket.next("lobby", where=lambda message: len(message["tables"]) == 5)
+        assert sorted(table["id"] for table in newest["tables"]) == sorted(opened)
