@@ -318,11 +318,11 @@ class AmericanaGame(Game):
             entry = LogEntry(seat=seat, type="play", card=card, suit=named)
         self._log = self._log.add(entry)
         self._passes = 0
-        rank = card[0]
-        self._suit = named if rank == SEVEN else None if rank == JOKER else card[1]
         if len(hand) == 1:  # went out: the round stops, whatever the card demanded
             self._end_deal(seat)
             return
+        rank = card[0]
+        self._suit = named if rank == SEVEN else None if rank == JOKER else card[1]
         value = self._house.draw_values.get(rank)
         if value is not None:
             self._owed = self._owed + value if self._attack == DRAW else value
@@ -509,6 +509,25 @@ class AmericanaGame(Game):
         deal, charged, out = self._last_deal
         return {"deal": deal, "charged": list(charged), "out": out}
 
+    def _suit_at_the_end(self) -> str | None:
+        """The suit in force once the match is over.
+
+        The saved state keeps the suit from before a last card that went out
+        (stored matches must go on matching their replays), so the view works
+        out the suit that card set.
+        """
+        if self._last_deal is None or self._last_deal[2] is None:  # ended by passes: no card went out
+            return self._suit
+        top = self._pile[-1]
+        if top[0] == JOKER:
+            return None
+        if top[0] != SEVEN:
+            return top[1]
+        for entry in reversed(self._log.entries()):
+            if entry["type"] == "play":
+                return entry.get("suit")
+        return self._suit
+
     def view(self, seat: int | None) -> dict:
         seat = self._check_seat(seat)
         hand = self._hands[seat] if seat is not None else ()
@@ -525,7 +544,7 @@ class AmericanaGame(Game):
             first=self._deal % self.players,
             log=self._log.entries(),
             top=self._pile[-1],
-            suit=self._suit,
+            suit=self._suit if self._turn is not None else self._suit_at_the_end(),
             attack=self._attack_view(),
             pile_count=len(self._pile),
             passes=self._passes,
@@ -598,7 +617,7 @@ def _check_state(state: dict, players: int, options: dict, house: House) -> None
     for name in ("deal", "passes", "reshuffles"):
         if not is_count(state[name]):
             raise StateError(SLUG, f"{name} {state[name]!r} is not a whole number of at least 0")
-    if state["passes"] >= players:
+    if state["passes"] > players or (state["passes"] == players and state["to_move"] is not None):
         raise StateError(SLUG, f"{state['passes']} passes in a row would have ended the round at a table of {players}")
     hands, stock, pile = state["hands"], state["stock"], state["pile"]
     check_hands(SLUG, hands, players)

@@ -50,7 +50,6 @@ from .base import (
     check_cards,
     check_counts,
     check_hands,
-    check_log,
     check_pairs,
     check_seat,
     check_seats,
@@ -70,6 +69,15 @@ ALWAYS_CUTS = "7X"  # ranks that cut whatever was led
 MOVE_KEYS = {"play": frozenset({"card"}), "pass": frozenset(), "take": frozenset()}
 DECK = tuple(make_deck("6789TJQKA", jokers=True))
 DECK_SET = frozenset(DECK)
+CARD_VALUES = {card: CARD_POINTS[card[0]] for card in DECK}
+# The entries that make up most of a log, made once and shared by every game and view (they are frozen).
+PLAYED = {(seat, card): LogEntry(seat=seat, type="play", card=card) for seat in range(6) for card in DECK}
+PASSED = tuple(LogEntry(seat=seat, type="pass") for seat in range(6))
+TAKEN = tuple(LogEntry(seat=seat, type="take") for seat in range(6))
+DREW = {(seat, count): LogEntry(seat=seat, type="draw", count=count) for seat in range(6) for count in range(1, 5)}
+# A saved entry reads back as the shared one with the same items, in the same order.
+SHARED_KINDS = frozenset({"play", "pass", "take", "draw"})
+SHARED = {tuple(entry.items()): entry for entry in (*PLAYED.values(), *PASSED, *TAKEN, *DREW.values())}
 NOT_A_CUT = "that card does not cut: play the led rank, a 7 or a joker, or pass"
 
 # The phase of play: who may do what.
@@ -261,7 +269,7 @@ class FamilieGame(Game):
             game._play_card(seat, card)
         elif kind == "pass":
             game._passed |= 1 << seat
-            game._log += (LogEntry(seat=seat, type="pass"),)
+            game._log += (PASSED[seat],)
             game._turn_after(seat)
         else:
             game._take(seat)
@@ -276,7 +284,7 @@ class FamilieGame(Game):
         else:
             self._table += ((seat, card),)
         self._holder = seat
-        self._log += (LogEntry(seat=seat, type="play", card=card),)
+        self._log += (PLAYED[seat, card],)
         self._turn_after(seat)
 
     def _turn_after(self, seat: int) -> None:
@@ -298,7 +306,7 @@ class FamilieGame(Game):
         self._points = tuple(points)
         cards = FrozenList(card for _, card in self._table)
         self._log += (
-            LogEntry(seat=seat, type="take"),
+            TAKEN[seat],
             LogEntry(seat=seat, type="trick", cards=cards, points=won),
         )
         self._table, self._passed = (), 0
@@ -317,7 +325,7 @@ class FamilieGame(Game):
             if need > 0:
                 hands[seat] += stock[:need]
                 stock = stock[need:]
-                self._log += (LogEntry(seat=seat, type="draw", count=need),)
+                self._log += (DREW[seat, need],)
         self._hands, self._stock = tuple(hands), stock
 
     def _next_trick(self) -> None:
@@ -401,7 +409,8 @@ class FamilieGame(Game):
         if type(state["seed"]) is not int:
             raise ValueError("the seed is not an integer")
         decks = tuple(tuple(rules._check_deck(players, options, list(deck))) for deck in state["decks"])
-        _check_state(state, players, phase)
+        log, taken = _read_log(state["log"])
+        _check_state(state, players, phase, taken)
         game = object.__new__(cls)
         game.rules, game.players, game.options = rules, players, options
         game._seed, game._decks = state["seed"], decks
@@ -412,26 +421,45 @@ class FamilieGame(Game):
         game._passed = sum(1 << seat for seat in set(state["passed"]))
         game._phase, game._to_move = phase, state["to_move"]
         game._points = tuple(state["points"])
-        game._log = tuple(freeze(entry) for entry in state["log"])
+        game._log = log
         game._moves = None
         return game
 
 
-def _check_state(state: dict, players: int, phase: str) -> None:
+def _read_log(saved: Any) -> tuple[tuple[LogEntry, ...], list[str]]:
+    """The frozen log entries of a saved log, and the cards its tricks took, in one pass (it runs on every move)."""
+    if type(saved) is not list:
+        raise StateError(SLUG, "the log is not a list")
+    log: list[LogEntry] = []
+    taken: list[str] = []
+    for entry in saved:
+        if type(entry) is not dict:
+            raise StateError(SLUG, f"the log entry {entry!r} is not an event")
+        kind = entry.get("type")
+        if kind == "trick":
+            taken += entry["cards"]
+        elif kind in SHARED_KINDS:  # whose values are seats, cards and counts, so the items hash
+            shared = SHARED.get(tuple(entry.items()))
+            if shared is not None:
+                log.append(shared)
+                continue
+        log.append(freeze(entry))
+    return tuple(log), taken
+
+
+def _check_state(state: dict, players: int, phase: str, taken: list[str]) -> None:
     """Refuse what no familie game reaches, before anything is built from it."""
     if state["deal"] != 0 or type(state["deal"]) is not int:
         raise StateError(SLUG, f"a familie match is one deal, so the deal number is 0, not {state['deal']!r}")
-    hands, stock, table, log = state["hands"], state["stock"], state["table"], state["log"]
+    hands, stock, table = state["hands"], state["stock"], state["table"]
     check_hands(SLUG, hands, players, HAND_SIZE)
     if type(stock) is not list:
         raise StateError(SLUG, "the stock is not a list of cards")
     check_pairs(SLUG, table, players, "the trick on the table")
-    check_log(SLUG, log)
-    taken = [card for entry in log if entry.get("type") == "trick" for card in entry["cards"]]
     check_cards(SLUG, [card for hand in hands for card in hand] + stock + [card for _, card in table] + taken, DECK_SET)
     points = state["points"]
     check_counts(SLUG, points, players, "the points")
-    if sum(points) != sum(CARD_POINTS[card[0]] for card in taken):
+    if sum(points) != sum(map(CARD_VALUES.__getitem__, taken)):  # every card is one of the deck, as just checked
         raise StateError(SLUG, "the points are not those of the tricks taken")
     passed = state["passed"]
     if type(passed) is not list:

@@ -469,6 +469,7 @@ def test_the_final_view_shows_the_suit_in_force_after_the_last_card(last, top, s
     assert game.finished
     view = game.view(None)
     assert view["top"] == last["card"] and view["suit"] == suit_after
+    assert RULES.from_state(json.loads(json.dumps(game.to_state()))).view(1)["suit"] == suit_after
 
 
 def test_penalties_by_card():
@@ -493,6 +494,14 @@ def test_passes_all_the_way_round_end_the_round_and_charge_all_but_the_lowest_ha
     view = game.play(PASS).view(None)
     assert view["last_deal"] == {"deal": 0, "charged": [14, penalty(hands[1]), 0], "out": None}
     assert view["scores"] == [14, penalty(hands[1]), 0] and view["deal"] == 1
+
+
+def test_a_match_ended_by_passes_all_the_way_round_loads_back():
+    hands = [["4H", "KC"], [], ["2C", "3C"]]
+    hands[1] = everything_else(hands, "9D", 3)
+    game = position(hands, "9D", stock=[], passes=2, scores=[100, 0, 0]).play(PASS)
+    assert game.finished and game.view(None)["passes"] == 3
+    assert RULES.from_state(json.loads(json.dumps(game.to_state()))).to_state() == game.to_state()
 
 
 def test_fewer_passes_than_players_do_not_end_the_round():
