@@ -29,6 +29,10 @@ def pytest_configure(config):
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.BOT_MOVE_DELAY_SECONDS = 0  # bots answer at once; nobody waits for them to look human
+    # Every test client comes from one address, and the cache (Redis) outlives a
+    # test: allauth's per-address flood guards on log-in and sign-up would trip
+    # across hundreds of tests in a minute. The other limits stay (tests of them set their own).
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": None, "signup": None}
     # Tests make tables by the dozen, and on SQLite a rolled-back user's id comes
     # back in the next test, with the counts in the cache; tests/web/test_limits.py sets its own.
     settings.TABLE_CREATION_RATE = "10000/s"
@@ -50,14 +54,27 @@ def uses_the_browser(item) -> bool:
 @pytest.fixture(autouse=True)
 def fresh_account_limits():
     """allauth's limits (log-ins, sign-ups, resets per address) count in the
-    cache, which outlives a test's database rollback: each test starts unused."""
+    cache, which outlives a test's database rollback: each test starts unused.
+    Only the in-memory cache is emptied here: on Redis that would be FLUSHDB,
+    which the broker shares; the account tests empty it themselves
+    (account_limits_unused)."""
     from django.conf import settings
 
-    if settings.configured:  # engine tests may run without Django
+    if settings.configured and "locmem" in settings.CACHES["default"]["BACKEND"]:
         from django.core.cache import cache
 
         cache.clear()
     yield
+
+
+@pytest.fixture
+def account_limits_unused():
+    """For the account tests: allauth's limits start unused whatever the cache (they use no worker)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture

@@ -13,6 +13,9 @@ from django.contrib.messages import get_messages
 from django.core import mail
 from django.urls import reverse
 
+# allauth counts in the cache, which outlives a test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("account_limits_unused")
+
 User = get_user_model()
 NEW_PASSWORD = "a-whole-new-deck-42"
 

@@ -18,6 +18,9 @@ from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import ApiToken
 
+# allauth counts in the cache, which outlives a test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("account_limits_unused")
+
 NEW_PASSWORD = "a-whole-new-deck-42"
 LOCKED = "Too many failed log-in attempts"
 

@@ -18,6 +18,9 @@ from django.urls import reverse
 from games.tasks_email import your_move_email
 from tests.web.test_accounts import logged_in_user, sign_up
 
+# allauth counts in the cache, which outlives a test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("account_limits_unused")
+
 User = get_user_model()
 
 

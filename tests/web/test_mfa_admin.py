@@ -10,6 +10,9 @@ from django.urls import reverse
 
 from tests.second_factor import Authenticator, confirm_with_code, log_in, set_up_totp, staff_client, totp_code
 
+# allauth counts in the cache, which outlives a test (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("account_limits_unused")
+
 ADMIN = "/admin/"
 
 
