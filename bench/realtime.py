@@ -427,6 +427,7 @@ async def lobby_storm(plan: LobbyPlan) -> dict:
           for i, (token, at) in enumerate(zip(plan.change_tokens, plan.changes_at, strict=True))),
     )
     seen["first_list_ms"].sort()
+    seen["cpu_seconds"] = time.process_time()  # this process's, all of it the lobby's clients'
     return seen
 
 
@@ -460,7 +461,8 @@ def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> s
         f"{'':>8} lobby sockets admitted {seen['admitted']}, refused {seen['refused']}, "
         f"failed {seen['failed']}; first list p50/p99 {moves.percentile(first, 50):.0f}/"
         f"{moves.percentile(first, 99):.0f} ms; {seen['lists']} lists pushed after; "
-        f"lobby changes {seen['changes']} (errors {seen['change_errors']})"
+        f"lobby changes {seen['changes']} (errors {seen['change_errors']}); the lobby's clients' CPU "
+        f"{seen['cpu_seconds']:.1f} s"
     )
 
 
