@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.humanize",  # allauth's passkey list loads it
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
