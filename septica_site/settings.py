@@ -210,7 +210,13 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 # An unacknowledged task (its worker died) is delivered again after this long.
 # Keep it above DEADLINE_COUNTDOWN_MAX_SECONDS, or countdowns are delivered twice (harmless, wasted).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    # Opening the channel to queue a task tries twice, 0.2 s apart, then fails
+    # (kombu's default waits 2 s first); the worker's own reconnecting is apart.
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
+    "socket_connect_timeout": 1.0,
+}
 if not REDIS_URL:
     # The in-memory broker is polled: every second by default, which would make
     # each bot move wait up to a second for the embedded worker to notice it.
