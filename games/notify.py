@@ -26,13 +26,15 @@ from asgiref.sync import SyncToAsync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from septica_site.channel_layers import UNREACHABLE, ChannelLayerUnavailable  # noqa: F401 -- the consumers refuse on it
+from septica_site.channel_layers import UNREACHABLE, ChannelLayerUnavailable
 
 from . import emails, scheduling
 
 logger = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
+# What a socket meets when Redis is unreachable: the consumers close it cleanly then.
+REDIS_DOWN = (ChannelLayerUnavailable, *UNREACHABLE)
 
 
 def match_group(match_id: int) -> str:

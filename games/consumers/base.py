@@ -79,9 +79,11 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
-        except notify.ChannelLayerUnavailable:
-            # Redis is unreachable: a clean refusal (1013, try again later), never
-            # a 500; the page polls meanwhile and its socket tries again.
+        except notify.REDIS_DOWN as error:
+            # Redis is unreachable (the channel layer, or the cache that presence
+            # lives in): a clean close (1013, try again later), never a 500 or a
+            # 1011; the page polls meanwhile and its socket tries again.
+            notify.logger.warning("socket closed, Redis is unreachable: %r", error)
             await send({"type": "websocket.close", "code": 1013})
 
     async def websocket_connect(self, message):

@@ -35,7 +35,7 @@ class RedisServer:
 
     def answers(self) -> bool:
         try:
-            return redis.Redis(port=self.port, socket_connect_timeout=0.2, socket_timeout=0.2).ping()
+            return redis.Redis(port=self.port, socket_connect_timeout=0.2, socket_timeout=0.2, retry=None).ping()
         except redis.RedisError:
             return False
 

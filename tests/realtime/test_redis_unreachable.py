@@ -1,0 +1,128 @@
+"""With Redis unreachable a websocket handshake is refused cleanly: close code
+1013 (try again later), never a 500 or a crashed consumer, so the page polls
+meanwhile and its socket tries again."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from tests.play import start_table
+
+from .conftest import ORIGIN
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
+
+
+@pytest.fixture
+def redis_unreachable(settings):
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "septica_site.channel_layers.RedisPubSubLayer",
+            "CONFIG": {"hosts": [{"address": CLOSED_PORT_REDIS, "socket_connect_timeout": 0.5}]},
+        }
+    }
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CLOSED_PORT_REDIS,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+
+
+@pytest.fixture
+def playing(alice, bob):
+    return start_table(alice, [bob], options={"match": "points-8"})
+
+
+@pytest.mark.parametrize("path", ["/ws/tables/{id}/", "/ws/lobby/"])
+async def test_a_handshake_is_refused_with_1013_when_redis_is_unreachable(
+    application, redis_unreachable, playing, path, caplog
+):
+    communicator = WebsocketCommunicator(application, path.format(id=playing.pk), headers=[ORIGIN])
+
+    with caplog.at_level(logging.ERROR):
+        connected, code = await communicator.connect(timeout=5)
+
+    assert not connected and code == 1013
+    assert not [record for record in caplog.records if record.exc_info]  # no traceback logged
+
+
+# --- Redis goes away under open sockets, and comes back ---------------------------------
+@pytest.fixture
+def own_redis(settings):
+    from tests.site.redis_server import RedisServer, have_redis_server
+
+    if not have_redis_server():
+        pytest.skip("needs redis-server to start a Redis of its own")
+    server = RedisServer()
+    server.start()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "septica_site.channel_layers.RedisPubSubLayer",
+            "CONFIG": {
+                "hosts": [{"address": server.url, "socket_connect_timeout": 0.5, "socket_timeout": 2.0}],
+                "prefix": "septica-test-unreachable",
+                "resync_message": "games.notify.resync_message",
+            },
+        }
+    }
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": server.url,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+    yield server
+    server.stop()
+
+
+async def test_an_open_socket_is_closed_cleanly_when_redis_goes_away(application, own_redis, playing, alice,
+                                                                   headers_for):
+    import asyncio
+
+    socket = WebsocketCommunicator(application, f"/ws/tables/{playing.pk}/", headers=await headers_for(alice))
+    assert (await socket.connect(timeout=5))[0]
+    assert (await socket.receive_json_from(5))["type"] == "view"
+
+    await asyncio.to_thread(own_redis.stop)
+    await socket.send_json_to({"type": "ping"})  # a seated player's ping refreshes their presence, in Redis
+
+    closed = await socket.receive_output(5)
+    assert closed == {"type": "websocket.close", "code": 1013}
+
+
+async def test_sockets_read_their_table_again_when_redis_comes_back(application, own_redis, playing, alice,
+                                                                  headers_for):
+    import asyncio
+
+    from games import services
+    from games.models import Match
+
+    socket = WebsocketCommunicator(application, f"/ws/tables/{playing.pk}/", headers=await headers_for(alice))
+    assert (await socket.connect(timeout=5))[0]
+    first = await socket.receive_json_from(5)
+    assert first["type"] == "view" and first["seq"] == 0
+    assert (await socket.receive_json_from(5))["type"] == "presence"  # all settled before Redis goes
+
+    await asyncio.to_thread(own_redis.stop)
+
+    def move_without_redis():
+        match = Match.objects.get(pk=playing.pk)
+        mover = playing.seats.get(number=match.to_move).user
+        services.play_move(playing.pk, mover, match.seq, services.game_of(match).legal_moves()[0])
+
+    await asyncio.to_thread(move_without_redis)  # stored; its push is lost
+    await asyncio.to_thread(own_redis.start)
+
+    message = await socket.receive_json_from(10)  # the layer reconnects and tells the table to read again
+    while message["type"] != "view":
+        message = await socket.receive_json_from(10)
+    assert message["seq"] == 1
+    await socket.disconnect()
