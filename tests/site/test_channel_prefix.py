@@ -30,6 +30,12 @@ def own_redis():
     server.stop()
 
 
+@pytest.fixture(scope="module")
+def configs(own_redis) -> dict:
+    """The layer's CONFIG as the settings make it, for database numbers 0 and 1."""
+    return {number: layer_config(own_redis.url_for(number)) for number in (0, 1)}
+
+
 def layer_config(redis_url: str, **env: str) -> dict:
     """CHANNEL_LAYERS["default"]["CONFIG"] as the settings make it for this environment."""
     environment = {**os.environ, "REDIS_URL": redis_url, **env}
@@ -58,16 +64,16 @@ async def heard(listener: RedisPubSubLayer, speaker: RedisPubSubLayer, group: st
         await listener.group_discard(group, channel)
 
 
-def test_the_default_prefix_names_the_database_number(own_redis):
-    assert layer_config(own_redis.url_for(0))["prefix"] == "septica-0"
-    assert layer_config(own_redis.url_for(3))["prefix"] == "septica-3"
+def test_the_default_prefix_names_the_database_number(own_redis, configs):
+    assert configs[0]["prefix"] == "septica-0"
+    assert configs[1]["prefix"] == "septica-1"
     assert layer_config(own_redis.url_for(3), CHANNEL_LAYER_PREFIX="blue")["prefix"] == "blue"
 
 
-def test_layers_on_different_database_numbers_do_not_hear_each_other(own_redis):
-    first = RedisPubSubLayer(**layer_config(own_redis.url_for(0)))
-    second = RedisPubSubLayer(**layer_config(own_redis.url_for(1)))
-    again_first = RedisPubSubLayer(**layer_config(own_redis.url_for(0)))
+def test_layers_on_different_database_numbers_do_not_hear_each_other(configs):
+    first = RedisPubSubLayer(**configs[0])
+    second = RedisPubSubLayer(**configs[1])
+    again_first = RedisPubSubLayer(**configs[0])
 
     async def scenario():
         try:
@@ -81,9 +87,9 @@ def test_layers_on_different_database_numbers_do_not_hear_each_other(own_redis):
     asyncio.run(scenario())
 
 
-def test_a_blocking_publish_stays_in_its_own_deployment(own_redis):
-    first = RedisPubSubLayer(**layer_config(own_redis.url_for(0)))
-    second = RedisPubSubLayer(**layer_config(own_redis.url_for(1)))
+def test_a_blocking_publish_stays_in_its_own_deployment(configs):
+    first = RedisPubSubLayer(**configs[0])
+    second = RedisPubSubLayer(**configs[1])
 
     async def scenario():
         channel = await first.new_channel()
