@@ -77,4 +77,4 @@ def test_a_persons_bot_answers_quickly_while_one_staff_members_expert_tables_pla
     assert len(waits) >= 3
     # Without fairness the Beginner's answer queued behind the Expert turns: 1.2 s or more each.
     assert statistics.median(waits) < 0.35, waits
-    assert max(waits) < 0.8, waits
+    assert max(waits) < 1.0, waits
