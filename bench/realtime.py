@@ -66,6 +66,7 @@ import json
 import multiprocessing
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -468,6 +469,21 @@ def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> s
     )
 
 
+def pairs_report(pairs: list[tuple[Tally, Tally]], level: int) -> str:
+    """The median over the pairs of runs of each one's p99: the machine's drift weighs on both alike."""
+    without, with_lobby = (
+        statistics.median(moves.percentile(sorted(pair[side].from_commit), 99) for pair in pairs) for side in (0, 1)
+    )
+    ratio = with_lobby / without if without else float("inf")
+    verdict = ""
+    if level >= TARGET_MATCHES:
+        verdict = f"; within {100 * (LOBBY_TARGET_RATIO - 1):.0f}%: " + ("MET" if ratio <= LOBBY_TARGET_RATIO else "MISSED")
+    return (
+        f"{'':>8} lobby, median of {len(pairs)} pairs of runs taken in turn: commit->push p99 {with_lobby:.1f} ms "
+        f"with the lobby sockets, {without:.1f} ms without ({100 * (ratio - 1):+.0f}%{verdict})"
+    )
+
+
 # --- the report ----------------------------------------------------------------------------------
 HEADER = (
     f"{'setup':>8} {'matches':>7} {'sockets':>7} {'offered/s':>9} {'moves/s':>8} "
@@ -514,17 +530,24 @@ def run_setup(args) -> int:
             env["LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS"] = str(args.lobby_cap)
         with moves.Servers(servers, env, Path(scratch)) as running:
             for level in args.levels:
-                tally = run_and_report(args, running, level, "")
-                if args.lobby_sockets:
-                    tokens = make_lobby(level, args.lobby_tables, args.lobby_changes, "L")
+                if not args.lobby_sockets:
+                    run_and_report(args, running, level, "")
+                    continue
+                pairs = []
+                for pair in range(args.lobby_pairs):
+                    without = run_and_report(args, running, level, f"W{pair}")
+                    tokens = make_lobby(level, args.lobby_tables if pair == 0 else 0, args.lobby_changes, f"L{pair}")
                     plan = lobby_plan(args, running.ports, tokens)
                     forking = multiprocessing.get_context("fork")
                     go, results = forking.Event(), forking.Queue()
                     storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
-                    with_lobby = run_and_report(args, running, level, "L", before=storm.start, at_start=go.set)
+                    with_lobby = run_and_report(args, running, level, f"L{pair}", before=storm.start, at_start=go.set)
                     seen = results.get(timeout=plan.until + 60)
                     storm.join(timeout=10)
-                    print(lobby_report(seen, tally, with_lobby, level), flush=True)
+                    print(lobby_report(seen, without, with_lobby, level), flush=True)
+                    pairs.append((without, with_lobby))
+                if len(pairs) > 1:
+                    print(pairs_report(pairs, level), flush=True)
             moved = MatchRow.objects.filter(seq__gt=0).count()
         if args.setup == "redis":
             purge_queued_tasks()
@@ -542,7 +565,7 @@ def run_and_report(args, running, level: int, run: str, before=lambda: None, at_
     servers_cpu = partial(cpu_seconds, running.processes)
     reference_ms = reference_loop_ms()
     tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu, at_start))
-    setup = args.setup if not run else f"{args.setup}+L"
+    setup = f"{args.setup}+L" if run.startswith("L") else args.setup  # +L: with the lobby's sockets
     print(row(setup, matches, args.rate, tally, elapsed), flush=True)
     print(cpu_report(args.setup, tally, elapsed), flush=True)
     if args.setup == "redis":
@@ -646,6 +669,8 @@ def parse_args():
                         help="run each level again with this many anonymous lobby sockets connecting (issue 14: 300)")
     parser.add_argument("--lobby-tables", type=int, default=100, help="open tables the lobby lists (default 100)")
     parser.add_argument("--lobby-changes", type=int, default=6, help="lobby changes during the moves (default 6)")
+    parser.add_argument("--lobby-pairs", type=int, default=1,
+                        help="runs without and with the lobby sockets, taken in turn this many times (default 1)")
     parser.add_argument("--lobby-cap", type=int, default=None,
                         help="the servers' LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS (default: theirs, 30)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -657,6 +682,8 @@ def parse_args():
         parser.error("players 2 to 4, rate 0.1 to 20 moves a second, 1 to 120 seconds per level")
     if not 0 <= args.lobby_sockets <= 1000 or not 0 <= args.lobby_tables <= 200 or not 0 <= args.lobby_changes <= 50:
         parser.error("lobby sockets 0 to 1000, lobby tables 0 to 200, lobby changes 0 to 50")
+    if not 1 <= args.lobby_pairs <= 10:
+        parser.error("lobby pairs 1 to 10")
     if args.lobby_sockets and args.seconds < LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:
         parser.error(f"with --lobby-sockets a level needs at least {LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:g} s")
     return args
@@ -694,6 +721,8 @@ def main() -> int:
             str(args.lobby_tables),
             "--lobby-changes",
             str(args.lobby_changes),
+            "--lobby-pairs",
+            str(args.lobby_pairs),
             *(["--lobby-cap", str(args.lobby_cap)] if args.lobby_cap is not None else []),
         ]
         code |= subprocess.run(command, cwd=ROOT).returncode
