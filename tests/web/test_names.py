@@ -168,3 +168,23 @@ def test_saving_keeps_the_keys_that_the_look_up_reads(make_user):
     dana.save(update_fields=["display_name"])
 
     assert User.objects.filter(display_name_key="danapop", username_key="dana").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_existing_accounts_their_keys():
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = [("accounts", "0003_suspension")], [("accounts", "0004_name_keys")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    try:
+        OldUser = executor.loader.project_state(before).apps.get_model("accounts", "User")
+        OldUser.objects.create(username="Stefan", email="s@example.com", display_name="Ştefan cel Mare")
+        executor = MigrationExecutor(connection)
+        executor.migrate(after)
+    finally:
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+    assert list(User.objects.values_list("username_key", "display_name_key")) == [("stefan", "ștefanceimare")]
