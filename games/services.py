@@ -264,6 +264,8 @@ def rematch(table_id: int, user) -> Table:
         if existing is not None:
             join_table(existing.pk, user, invite_code=existing.invite_code)
             return existing
+        # Its seats are kept for the old players, so it does not wait for strangers in the lobby.
+        _check_open_tables(user, waits_in_lobby=False)
         table = _new_table(
             rules=old.rules, players=old.players, options=old.options, seconds_per_move=old.seconds_per_move,
             private=old.private, created_by=user, rematch_of=old,

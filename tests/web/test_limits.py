@@ -176,3 +176,17 @@ def test_a_staff_member_runs_a_limited_number_of_bot_tables(make_user, limits):
     assert "2 bot tables" in refusal.value.message
     assert Table.objects.filter(created_by=staff).count() == 2
     services.create_bot_table(other, rules="septica", players=2)  # each staff member has their own
+
+
+def test_a_rematch_counts_as_a_new_table(client, alice, limits):
+    client.force_login(alice)
+    finished = api_create(client, **against_a_bot()).json()["id"]
+    Table.objects.filter(pk=finished).update(status=TableStatus.FINISHED)
+    for _ in range(4):
+        api_create(client, **against_a_bot())
+
+    response = client.post(reverse("api_rematch", args=[finished]), content_type="application/json")
+
+    assert response.status_code == 409
+    assert "4 tables that are not finished" in response.json()["error"]
+    assert not Table.objects.filter(rematch_of_id=finished).exists()
