@@ -18,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import move_rows, notify
 from .engine import IllegalMove, rules_for
@@ -112,13 +113,19 @@ def _check_open_tables(user, *, waits_in_lobby: bool) -> None:
         waiting=Count("pk", filter=Q(status=TableStatus.OPEN, private=False, closed=False)),
     )
     if counts["unfinished"] >= settings.OPEN_TABLES_PER_PERSON:
-        raise Conflict(_(
+        raise Conflict(ngettext(
+            "You already have %(count)d table that is not finished, the most one person may have. "
+            "Finish it, or leave it if it has not started, first.",
             "You already have %(count)d tables that are not finished, the most one person may have. "
-            "Finish one, or leave one that has not started, first.") % {"count": counts["unfinished"]})
+            "Finish one, or leave one that has not started, first.",
+            counts["unfinished"]) % {"count": counts["unfinished"]})
     if waits_in_lobby and counts["waiting"] >= settings.WAITING_TABLES_PER_PERSON:
-        raise Conflict(_(
+        raise Conflict(ngettext(
+            "You already have %(count)d public table waiting for players, the most one person may have. "
+            "Wait for it to start, or leave it, first.",
             "You already have %(count)d public tables waiting for players, the most one person may have. "
-            "Wait for one to start, or leave one, first.") % {"count": counts["waiting"]})
+            "Wait for one to start, or leave one, first.",
+            counts["waiting"]) % {"count": counts["waiting"]})
 
 
 def _new_table(**fields) -> Table:
@@ -529,9 +536,12 @@ def create_bot_table(user, *, rules: str, players: int, options: dict | None = N
     with transaction.atomic():
         playing = _tables_made_by(user).filter(hidden=True).count()
         if playing >= settings.BOT_TABLES_PER_STAFF:
-            raise Conflict(_(
+            raise Conflict(ngettext(
+                "You already have %(count)d bot table playing, the most one staff member may have. "
+                "Wait for it to finish first.",
                 "You already have %(count)d bot tables playing, the most one staff member may have. "
-                "Wait for one to finish first.") % {"count": playing})
+                "Wait for one to finish first.",
+                playing) % {"count": playing})
         table = _new_table(
             rules=engine_rules.slug, players=players, options=options,
             seconds_per_move=check_seconds_per_move(seconds_per_move), created_by=user, hidden=True,
