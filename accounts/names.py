@@ -142,6 +142,11 @@ def _lookalike_error() -> ValidationError:
 
 
 def validate_username_content(username: str) -> None:
+    # A username is typed to log in: it must be stored as plainly as it is compared.
+    plain = unicodedata.normalize("NFKC", username)
+    if plain != username:
+        raise ValidationError(_("Write the username in plain letters: %(plain)s."), params={"plain": plain},
+                              code="not_plain")
     _check_content(normalise(username))
 
 

@@ -125,6 +125,7 @@ REFUSED_USERNAMES = {
     "a bot's name": ("expert_bot", "kept for the site and its bots"),
     "admin": ("admin", "kept for the site and its bots"),
     "the site's name": ("septica", "kept for the site and its bots"),
+    "full-width letters": ("ｚｅｄ", "plain letters: zed"),
 }
 
 
