@@ -25,6 +25,7 @@ CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
+CLOSE_UNAVAILABLE = 4503  # Redis unreachable: try again soon (servers may not send 1013)
 
 
 class BadMessage(Exception):
@@ -81,10 +82,10 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
             await super().__call__(scope, receive, send)
         except notify.REDIS_DOWN as error:
             # Redis is unreachable (the channel layer, or the cache that presence
-            # lives in): a clean close (1013, try again later), never a 500 or a
-            # 1011; the page polls meanwhile and its socket tries again.
+            # lives in): a clean close, never a 500 or a 1011; the page polls
+            # meanwhile and its socket tries again.
             notify.logger.warning("socket closed, Redis is unreachable: %r", error)
-            await send({"type": "websocket.close", "code": 1013})
+            await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
     async def websocket_connect(self, message):
         notify.remember_server_loop(asyncio.get_running_loop())

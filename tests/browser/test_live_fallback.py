@@ -1,6 +1,6 @@
-"""When the server cannot open a socket (Redis unreachable: it closes the
-handshake with 1013), the "your move" badge polls /api/me/matches instead,
-and goes back to its socket as soon as one opens again."""
+"""When the server cannot keep a socket (Redis unreachable: it closes it with
+4503), the "your move" badge polls /api/me/matches instead, and goes back to
+its socket as soon as one opens again."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def test_the_your_move_badge_polls_while_its_socket_is_refused_and_reconnects_af
 
     def me_socket(route):
         if refusing["on"]:
-            route.close(code=1013, reason="Try again later")
+            route.close(code=4503, reason="Redis unreachable")
         else:
             route.connect_to_server()
 

@@ -1,5 +1,5 @@
 """With Redis unreachable a websocket handshake is refused cleanly: close code
-1013 (try again later), never a 500 or a crashed consumer, so the page polls
+4503 (try again soon), never a 500 or a crashed consumer, so the page polls
 meanwhile and its socket tries again."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def playing(alice, bob):
 
 
 @pytest.mark.parametrize("path", ["/ws/tables/{id}/", "/ws/lobby/"])
-async def test_a_handshake_is_refused_with_1013_when_redis_is_unreachable(
+async def test_a_handshake_is_refused_with_4503_when_redis_is_unreachable(
     application, redis_unreachable, playing, path, caplog
 ):
     communicator = WebsocketCommunicator(application, path.format(id=playing.pk), headers=[ORIGIN])
@@ -49,7 +49,7 @@ async def test_a_handshake_is_refused_with_1013_when_redis_is_unreachable(
     with caplog.at_level(logging.ERROR):
         connected, code = await communicator.connect(timeout=5)
 
-    assert not connected and code == 1013
+    assert not connected and code == 4503
     assert not [record for record in caplog.records if record.exc_info]  # no traceback logged
 
 
@@ -95,7 +95,7 @@ async def test_an_open_socket_is_closed_cleanly_when_redis_goes_away(application
     await socket.send_json_to({"type": "ping"})  # a seated player's ping refreshes their presence, in Redis
 
     closed = await socket.receive_output(5)
-    assert closed == {"type": "websocket.close", "code": 1013}
+    assert closed == {"type": "websocket.close", "code": 4503}
 
 
 async def test_sockets_read_their_table_again_when_redis_comes_back(application, own_redis, playing, alice,
