@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -24,8 +25,21 @@ from .database import lists_db
 DEBOUNCE_SECONDS = shared_lists.DEBOUNCE_SECONDS
 
 
+# A channel layer alias that names none: Channels then gives the consumer no channel.
+NO_CHANNEL = "none: the lobby hub pushes to anonymous sockets itself"
+
+
 class LobbyConsumer(SepticaConsumer):
     """Sent the server's shared lobby on connect and after every change (the hub pushes it)."""
+
+    async def __call__(self, scope, receive, send):
+        # An anonymous lobby socket hears nothing through the channel layer:
+        # without a channel of its own it costs no subscription (on Redis, a
+        # SUBSCRIBE and an UNSUBSCRIBE for each of a storm's connects).
+        user = scope.get("user")
+        if user is None or not user.is_authenticated:
+            self.channel_layer_alias = NO_CHANNEL
+        return await super().__call__(scope, receive, send)
 
     async def connect(self):
         self.hub = None
@@ -34,7 +48,7 @@ class LobbyConsumer(SepticaConsumer):
         self.sent_number = 0
         if self.scope.get("auth_error"):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
-        hub = shared_lists.hub(self.channel_layer)
+        hub = shared_lists.hub(get_channel_layer())
         if not self.authenticated:
             address = shared_lists.socket_address(self.scope)
             if hub.anonymous[address] >= settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS:
