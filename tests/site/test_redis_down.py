@@ -140,6 +140,21 @@ def site(own_redis, transactional_db, tmp_path):
         if supervisor.is_alive():
             supervisor.join()
         processes.stop_all()
+        others_gone()
+
+
+def others_gone() -> None:
+    """Wait until the stopped processes' database sessions have ended, so the test database can be dropped."""
+    if connection.vendor != "postgresql":
+        return
+
+    def others() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid()")
+            return cursor.fetchone()[0]
+
+    wait_for(lambda: others() == 0, 10)
 
 
 def _worker_answers(redis_server: RedisServer) -> bool:
