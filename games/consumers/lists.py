@@ -58,11 +58,18 @@ class LobbyConsumer(SepticaConsumer):
             hub.anonymous[address] += 1
             self.address = address
         self.hub = hub
-        await hub.join(self)  # before the read: a change made meanwhile is pushed after it
-        await self.accept()
-        await self.send_lobby(await hub.current(self.language))
+        try:
+            await hub.join(self)  # before the read: a change made meanwhile is pushed after it
+            await self.accept()
+            await self.send_lobby(await hub.current(self.language))
+        except BaseException:
+            self.leave_hub()  # a connect that failed is neither counted nor pushed to
+            raise
 
     async def disconnect(self, code):
+        self.leave_hub()
+
+    def leave_hub(self) -> None:
         if self.hub is None:
             return
         self.hub.leave(self)
