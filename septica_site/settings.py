@@ -215,7 +215,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Opening the channel to queue a task tries twice, 0.2 s apart, then fails
     # (kombu's default waits 2 s first); the worker's own reconnecting is apart.
     "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
-    "socket_connect_timeout": 1.0,
+    "socket_connect_timeout": 1.0,  # the servers add a read timeout (asgi.py); workers must not
 }
 if not REDIS_URL:
     # The in-memory broker is polled: every second by default, which would make
