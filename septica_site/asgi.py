@@ -18,7 +18,10 @@ from django.conf import settings  # noqa: E402
 
 from accounts.ws_auth import BearerTokenAuthMiddleware, TokenOrOriginValidator  # noqa: E402
 
+from .celery import app as celery_app  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
+
+BROKER_READ_TIMEOUT_SECONDS = 2.0
 
 application = ProtocolTypeRouter(
     {
@@ -30,6 +33,16 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.REDIS_URL:
+    # A server queues tasks from its requests, after a move's commit: a Redis
+    # that accepts connections and never answers must not hold the request.
+    # Only here: a worker's idle broker connections wait longer than any such
+    # bound, and a read timeout on them makes it reconnect over and over.
+    celery_app.conf.broker_transport_options = {
+        **settings.CELERY_BROKER_TRANSPORT_OPTIONS,
+        "socket_timeout": BROKER_READ_TIMEOUT_SECONDS,
+    }
 
 if settings.CELERY_EMBEDDED_WORKER and os.environ.get("SEPTICA_NO_EMBEDDED_WORKER") != "1":
     from . import embedded_worker
