@@ -46,15 +46,22 @@ def test_the_rules_dialog_links_to_the_section_of_each_option_the_table_plays_wi
 @pytest.mark.parametrize("language", ["en", "ro"])
 def test_every_option_section_a_table_can_link_to_exists_in_both_languages(client, alice, language):
     client.force_login(alice)
+    # Private: a person may keep only three public tables waiting for players in the lobby.
     tables = [
-        services.create_table(alice, rules="septica", players=3, options={"eights_cut": True, "match": match})
+        services.create_table(
+            alice, rules="septica", players=3, options={"eights_cut": True, "match": match}, private=True
+        )
         for match in ("points-8", "points-21", "best-of-3", "best-of-5", "first-to-10")
     ]
     tables += [
-        services.create_table(alice, rules="septica", players=4, options={}),
-        services.create_table(alice, rules="familie", players=2, options={}),
+        services.create_table(alice, rules="septica", players=4, options={}, private=True),
+        services.create_table(alice, rules="familie", players=2, options={}, private=True),
         services.create_table(
-            alice, rules="americana", players=2, options={"jokers": True, "pairs": True, "jacks_draw": True}
+            alice,
+            rules="americana",
+            players=2,
+            options={"jokers": True, "pairs": True, "jacks_draw": True},
+            private=True,
         ),
     ]
     for table in tables:
