@@ -11,12 +11,13 @@ import logging
 import threading
 
 import redis
-from axes.helpers import get_client_ip_address
 from django.conf import settings
 from django.core.cache import cache
 from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext
+
+from septica_site.client_address import request_address
 
 from .models import ApiToken
 
@@ -57,7 +58,7 @@ class BearerTokenMiddleware:
         # The token is looked up first, so a valid one always works: only failures are throttled.
         token = _find_token(scheme, secret.strip())
         if token is None:
-            address = get_client_ip_address(request) or "unknown"
+            address = request_address(request)
             if _failures(address) >= BEARER_FAILURE_LIMIT:
                 response = unauthorized("Too many failed token attempts; try again later.", status=429)
                 response["Retry-After"] = str(BEARER_FAILURE_WINDOW)

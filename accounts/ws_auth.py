@@ -22,6 +22,8 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
 
+from septica_site.client_address import scope_address
+
 from .middleware import BEARER_FAILURE_LIMIT, _count_failure, _failures, _find_token
 
 TOKEN_ID_SCOPE_KEY = "api_token_id"
@@ -58,8 +60,7 @@ class BearerTokenAuthMiddleware(BaseMiddleware):
 
 
 def _address(scope) -> str:
-    client = scope.get("client") or ("unknown",)
-    return str(client[0])
+    return scope_address(scope)
 
 
 @database_sync_to_async

@@ -299,14 +299,10 @@ AXES_VERBOSE = False
 AXES_USERNAME_CALLABLE = "accounts.lockout.lockout_username"
 # Behind a proxy every visitor arrives from the proxy's address: count the
 # address the proxy saw instead, or one bad typist would lock everyone out.
+# Every limit per address counts the one septica_site/client_address.py finds.
 BEHIND_PROXY = env_bool("BEHIND_PROXY", default=False)
-if BEHIND_PROXY:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
-    AXES_IPWARE_PROXY_COUNT = env_int("PROXY_COUNT", 1)
-else:
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["REMOTE_ADDR"]
-# allauth's own limits count the same address the proxy saw.
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("PROXY_COUNT", 1) if BEHIND_PROXY else 0
+AXES_CLIENT_IP_CALLABLE = "septica_site.client_address.request_address"
 
 # Sign-up, log-in, e-mail verification and passwords: django-allauth.
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"

@@ -16,6 +16,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from septica_site.client_address import scope_address
+
 from .. import notify
 from ..api import my_matches_json
 from . import shared_lists
@@ -50,7 +52,7 @@ class LobbyConsumer(SepticaConsumer):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
         hub = shared_lists.hub(get_channel_layer())
         if not self.authenticated:
-            address = shared_lists.socket_address(self.scope)
+            address = scope_address(self.scope)
             if hub.anonymous[address] >= settings.LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS:
                 return await self.refuse(
                     CLOSE_FLOODING, 429, _("Too many lobby connections from your address; log in or close some.")

@@ -27,10 +27,8 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 import orjson
-from axes.helpers import get_client_ip_address
 from django.utils import translation
 
 from .. import notify
@@ -222,11 +220,3 @@ def hub(layer) -> LobbyHub:
     return _hub[1]
 
 
-def socket_address(scope) -> str:
-    """The websocket's client address, read exactly as the HTTP side reads a request's (django-axes, ipware)."""
-    meta = {"REMOTE_ADDR": str((scope.get("client") or ("",))[0])}
-    for name, value in scope.get("headers", []):
-        key = "HTTP_" + name.decode("latin1").upper().replace("-", "_")
-        value = value.decode("latin1")
-        meta[key] = f"{meta[key]},{value}" if key in meta else value  # as Django joins repeated headers
-    return get_client_ip_address(SimpleNamespace(META=meta)) or "unknown"
