@@ -30,13 +30,15 @@ def moves_so_far(tables) -> int:
     return sum(Match.objects.filter(pk__in=[table.pk for table in tables]).values_list("seq", flat=True))
 
 
-def no_bot_turn_in_the_worker() -> bool:
-    inspect = app.control.inspect(timeout=0.5)
+def no_turn_of_these_tables_in_the_worker(tables) -> bool:
+    """Only these tables' turns: the session's worker may still hold other tests' deadline countdowns."""
+    inspect = app.control.inspect(timeout=2)
     answers = [inspect.active(), inspect.reserved(), inspect.scheduled()]
     if any(answer is None for answer in answers):
         return False
+    ids = {table.pk for table in tables}
     requests = [task.get("request", task) for answer in answers for tasks in answer.values() for task in tasks]
-    return not any(request["name"] in BOT_TASKS for request in requests)
+    return not any(request["name"] in BOT_TASKS and request["args"][0] in ids for request in requests)
 
 
 @pytest.fixture
@@ -46,7 +48,8 @@ def stop_at_the_end():
     started = []
     yield started
     Table.objects.filter(pk__in=[table.pk for table in started]).update(status=TableStatus.ABORTED)
-    assert wait_for(no_bot_turn_in_the_worker, timeout=30, every=0.1), "the worker kept busy after the tables were aborted"
+    assert wait_for(lambda: no_turn_of_these_tables_in_the_worker(started), timeout=30, every=0.2), (
+        "the worker kept busy after the tables were aborted")
 
 
 def persons_bot_waits(person) -> list[float]:

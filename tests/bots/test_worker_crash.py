@@ -89,9 +89,15 @@ def start_worker(**env: str) -> subprocess.Popen:
 
 
 def unacknowledged_tasks() -> int:
+    """The tasks of this test's queue that a worker took and has not acknowledged.
+
+    Only this queue's: tasks of earlier tests may still be acknowledged meanwhile."""
+    import json
+
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL).hlen("unacked")
+    held = redis.Redis.from_url(settings.REDIS_URL).hvals("unacked")
+    return sum(json.loads(message)[2] == QUEUE for message in held)  # [message, exchange, routing key]
 
 
 @needs_redis
@@ -99,11 +105,10 @@ def unacknowledged_tasks() -> int:
 @pytest.mark.django_db(transaction=True)
 def test_killing_the_worker_during_a_bots_turn_and_starting_another_gives_exactly_one_move(alice, monkeypatch):
     table, seq = bots_turn_with_its_task_lost(alice, monkeypatch)
-    before = unacknowledged_tasks()
     thinker = start_worker(BOT_THINK_SECONDS="60")
     try:
         tasks.bot_turn.apply_async((table.pk, seq), queue=QUEUE)
-        assert wait_for(lambda: unacknowledged_tasks() > before, timeout=20), "the worker never took the task"
+        assert wait_for(lambda: unacknowledged_tasks() == 1, timeout=20), "the worker never took the task"
         time.sleep(0.5)  # it is thinking now
     finally:
         os.killpg(thinker.pid, signal.SIGKILL)
