@@ -203,6 +203,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker that lost Redis keeps trying (every 2 s at first, then at most every
+# 30 s) however long it is gone; Celery's default gives up after 100 tries (~45 min) and exits.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Queuing a task happens after a move's commit, in the request: with the broker
 # gone it must fail fast (games/scheduling.py queues bot and deadline tasks
 # again itself once the broker is back; the sweeper catches anything else).
