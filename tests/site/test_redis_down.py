@@ -3,7 +3,7 @@
 Two servers and a worker run on a Redis of this test's own (never the shared
 one). While it is down, pages, /healthz and the API answer at once and moves
 are stored; a new socket is refused cleanly (the page polls meanwhile). When
-it is back, without a restart: the bot's reply that could not be queued is
+it is back, without a restart (the worker too): the bot's reply that could not be queued is
 played, and a socket on the other server that missed a move hears of it.
 """
 
@@ -16,7 +16,6 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -100,7 +99,7 @@ class Processes:
 
 @pytest.fixture
 def site(own_redis, transactional_db, tmp_path):
-    """Two servers and a worker on `own_redis`; yields the servers' ports and their logs."""
+    """Two servers and a worker on `own_redis`; yields the servers' ports, their logs, the worker and its log."""
     processes = Processes(tmp_path)
     ports = [free_port(), free_port()]
     env = site_env(own_redis.url)
@@ -110,35 +109,14 @@ def site(own_redis, transactional_db, tmp_path):
     worker_env.pop("DATABASE_TEST_NAME", None)
     worker_command = [sys.executable, "-m", "celery", "-A", "septica_site", "worker", "--pool", "threads",
                       "--concurrency", "2", "--loglevel", "WARNING", "--without-gossip", "--without-mingle"]
-    workers = [processes.start("worker", worker_command, worker_env)]
-    restarts: list[float] = []
-    supervising = threading.Event()
-    supervising.set()
-
-    def supervise_worker() -> None:
-        """Start the worker again whenever it exits, as the deployment's supervisor does.
-
-        Celery 5.7's worker can exit when its broker connection drops while it
-        holds countdown tasks (it restores them through the connection it has
-        just torn down: AttributeError in kombu's _connparams). The servers
-        need no restart; the worker needs its supervisor (README, Production)."""
-        while supervising.is_set():
-            if processes.running[-1].poll() is not None:
-                workers.append(processes.start(f"worker-{len(workers)}", worker_command, worker_env))
-                restarts.append(time.monotonic())
-            time.sleep(0.2)
-
-    supervisor = threading.Thread(target=supervise_worker, daemon=True)
+    worker_log = processes.start("worker", worker_command, worker_env)
+    worker = processes.running[-1]
     try:
         for log in logs:
             assert wait_for(lambda log=log: b"is ready at" in log.read_bytes(), 30), log.read_text()
-        assert wait_for(lambda: _worker_answers(own_redis), 60), workers[0].read_text()
-        supervisor.start()
-        yield ports, logs, restarts
+        assert wait_for(lambda: _worker_answers(own_redis), 60), worker_log.read_text()
+        yield ports, logs, worker, worker_log
     finally:
-        supervising.clear()
-        if supervisor.is_alive():
-            supervisor.join()
         processes.stop_all()
         others_gone()
 
@@ -251,7 +229,7 @@ async def refused_cleanly(port: int, table_id: int, secret: str) -> str:
 
 
 def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(site, own_redis, alice, bob):
-    (first, second), logs, worker_restarts = site
+    (first, second), logs, worker, worker_log = site
     _token, alice_secret = ApiToken.issue(alice, "redis down")
     _token, bob_secret = ApiToken.issue(bob, "redis down")
     status, created, _ = request(first, "POST", "/api/tables", alice_secret, {
@@ -311,8 +289,7 @@ def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(s
             watcher_caught_up = time.monotonic() - back
             print(f"without Redis: /healthz answered 503 in {health_took:.2f} s, the slowest move took {slowest:.2f} s; "
                   f"after Redis came back: the bot answered in {bot_caught_up:.1f} s, "
-                  f"the other server's socket caught up in {watcher_caught_up:.1f} s"
-                  + (" (the worker had exited and was started again)" if worker_restarts else ""))
+                  f"the other server's socket caught up in {watcher_caught_up:.1f} s")
             # ... and new sockets connect again.
             again = await open_socket(first, against_bot, alice_secret)
             assert (await view_at_least(again, bots_turn + 1, 10))["your_seat"] == 0
@@ -321,6 +298,7 @@ def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(s
             await watcher.close()
 
     asyncio.run(scenario())
+    assert worker.poll() is None, "the worker exited: " + worker_log.read_text(errors="replace")[-3000:]
     for log in logs:
         text = log.read_text(errors="replace")
         assert "Internal Server Error" not in text, text[-3000:]
