@@ -17,7 +17,7 @@ from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from septica_site.client_address import request_address
+from septica_site.client_address import UNKNOWN, request_address
 
 from .models import ApiToken
 
@@ -58,7 +58,7 @@ class BearerTokenMiddleware:
         # The token is looked up first, so a valid one always works: only failures are throttled.
         token = _find_token(scheme, secret.strip())
         if token is None:
-            address = request_address(request)
+            address = request_address(request) or UNKNOWN
             if _failures(address) >= BEARER_FAILURE_LIMIT:
                 response = unauthorized("Too many failed token attempts; try again later.", status=429)
                 response["Retry-After"] = str(BEARER_FAILURE_WINDOW)

@@ -19,13 +19,14 @@ from django.http import HttpRequest
 UNKNOWN = "unknown"
 
 
-def request_address(request) -> str:
+def request_address(request) -> str | None:
+    """None when the request has no address (axes stores addresses in an inet column)."""
     if not settings.BEHIND_PROXY:
-        return request.META.get("REMOTE_ADDR") or UNKNOWN
+        return request.META.get("REMOTE_ADDR") or None
     try:
         return get_adapter(request).get_client_ip(request)
     except PermissionDenied:  # allauth's word for "no address at all"
-        return UNKNOWN
+        return None
 
 
 def scope_address(scope) -> str:
@@ -37,4 +38,4 @@ def scope_address(scope) -> str:
         value = value.decode("latin1")
         # Repeated headers joined as Django joins them.
         request.META[key] = f"{request.META[key]},{value}" if key in request.META else value
-    return request_address(request)
+    return request_address(request) or UNKNOWN

@@ -60,3 +60,10 @@ def test_with_two_proxies_the_address_the_first_one_saw_counts(rf):
     request = rf.get("/", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="1.2.3.4, 203.0.113.5, 10.0.0.7")
 
     assert request_address(request) == "203.0.113.5"
+
+
+def test_a_request_with_no_address_has_none(rf):
+    request = rf.get("/")
+    del request.META["REMOTE_ADDR"]
+
+    assert request_address(request) is None  # not a made-up address: axes keeps addresses in an inet column
