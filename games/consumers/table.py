@@ -172,7 +172,7 @@ class TableConsumer(SepticaConsumer):
         if not self.watching:
             return
         now = await sync_to_async(presence.snapshot, thread_sensitive=False)(self.table_id, self.seated)
-        if now != self.presence_sent:
+        if now is not None and now != self.presence_sent:
             self.presence_sent = now
             await self.send_json({"type": "presence", **now})
 
