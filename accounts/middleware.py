@@ -10,26 +10,19 @@ from __future__ import annotations
 import logging
 import threading
 
-import redis
 from django.conf import settings
-from django.core.cache import cache
 from django.http import JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext
 
 from septica_site.client_address import UNKNOWN, request_address
 
+from . import token_failures
 from .models import ApiToken
 
 logger = logging.getLogger(__name__)
 
 API_PREFIX = "/api/"
-# What a cache on Redis raises when Redis is down or slow (the settings bound its timeouts).
-CACHE_ERRORS = (redis.RedisError, OSError)
-# Failed bearer attempts an address may make per window before it is refused
-# outright; secrets are 256 random bits, so this guards the database, not them.
-BEARER_FAILURE_LIMIT = getattr(settings, "BEARER_FAILURE_LIMIT", 20)
-BEARER_FAILURE_WINDOW = getattr(settings, "BEARER_FAILURE_WINDOW_SECONDS", 15 * 60)
 
 
 def unauthorized(message: str, status: int = 401) -> JsonResponse:
@@ -58,12 +51,11 @@ class BearerTokenMiddleware:
         # The token is looked up first, so a valid one always works: only failures are throttled.
         token = _find_token(scheme, secret.strip())
         if token is None:
-            address = request_address(request) or UNKNOWN
-            if _failures(address) >= BEARER_FAILURE_LIMIT:
-                response = unauthorized("Too many failed token attempts; try again later.", status=429)
-                response["Retry-After"] = str(BEARER_FAILURE_WINDOW)
+            wait = token_failures.count_failure(request_address(request) or UNKNOWN)
+            if wait is not None:
+                response = unauthorized(token_failures.REFUSAL, status=429)
+                response["Retry-After"] = str(wait)
                 return response
-            _count_failure(address)
             return unauthorized(_refusal(scheme, secret))
         token.note_use()
         request.auth_token = token
@@ -96,33 +88,6 @@ def _async_user(user):
         return user
 
     return auser
-
-
-def _failure_key(address: str) -> str:
-    return f"accounts:bearer-failures:{address}"
-
-
-def _failures(address: str) -> int:
-    """Failed attempts from `address` in this window; 0 when the cache cannot say (fail open:
-    the secrets are 256 random bits, and a cache that is down must not refuse valid tokens)."""
-    try:
-        return cache.get(_failure_key(address), 0)
-    except CACHE_ERRORS as error:
-        logger.warning("token failure counter unreadable, not throttling: %r", error)
-        return 0
-
-
-def _count_failure(address: str) -> None:
-    key = _failure_key(address)
-    try:
-        # add() starts the window only once; incr() keeps its expiry.
-        cache.add(key, 0, BEARER_FAILURE_WINDOW)
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between the two calls
-            cache.set(key, 1, BEARER_FAILURE_WINDOW)
-    except CACHE_ERRORS as error:
-        logger.warning("token failure not counted, the cache is down: %r", error)
 
 
 # Set once a request arrives with X-Forwarded-For while BEHIND_PROXY is off:

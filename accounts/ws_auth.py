@@ -24,7 +24,8 @@ from channels.security.websocket import AllowedHostsOriginValidator
 
 from septica_site.client_address import scope_address
 
-from .middleware import BEARER_FAILURE_LIMIT, _count_failure, _failures, _find_token
+from . import token_failures
+from .middleware import _find_token
 
 TOKEN_ID_SCOPE_KEY = "api_token_id"
 
@@ -67,9 +68,8 @@ def _address(scope) -> str:
 def _token_for(secret: str, address: str):
     token = _find_token("bearer", secret)  # first: a valid token always works, only failures are throttled
     if token is None:
-        if _failures(address) >= BEARER_FAILURE_LIMIT:
-            return None, "Too many failed token attempts; try again later."
-        _count_failure(address)
+        if token_failures.count_failure(address) is not None:
+            return None, token_failures.REFUSAL
         return None, "The token is unknown or revoked."
     token.note_use()
     return token, None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from accounts.middleware import BEARER_FAILURE_LIMIT
+from accounts.token_failures import BEARER_FAILURE_LIMIT
 from tests.play import start_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from accounts import middleware
+from accounts import middleware, token_failures
 from accounts.models import ApiToken
 
 CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
@@ -40,7 +40,7 @@ def bearer(secret: str, address: str = "10.0.0.1") -> dict:
 
 
 def fail_until_throttled(client) -> None:
-    for attempt in range(middleware.BEARER_FAILURE_LIMIT):
+    for attempt in range(token_failures.BEARER_FAILURE_LIMIT):
         assert client.get(reverse("api_me"), **bearer(f"sep_guess{attempt}")).status_code == 401
 
 
