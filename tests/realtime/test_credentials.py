@@ -31,16 +31,12 @@ from games import moderation
 from games.models import Match
 from tests.play import fix_deck, start_table
 
+from .test_table_socket import known_deck
+
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
-DECK_ALICE_LEADS = ["KH", "7C", "AD", "9S", "KS", "TD", "8C", "JH"]
 FIRST_MOVE = {"type": "play", "card": "KH"}
 ORIGIN = (b"origin", b"http://testserver")
-
-
-def known_deck():
-    rest = [rank + suit for rank in "789TJQKA" for suit in "CDHS" if rank + suit not in DECK_ALICE_LEADS]
-    return DECK_ALICE_LEADS + rest
 
 
 @pytest.fixture
