@@ -84,8 +84,27 @@ class SharedLobby:
         return self._text
 
 
-def encode(tables: list[dict]) -> str:
-    return orjson.dumps({"type": "lobby", "tables": tables}, option=orjson.OPT_NON_STR_KEYS).decode()
+class EncodedText(str):
+    """A message's text that keeps its UTF-8, made once, for every socket it is sent to.
+
+    The server (daphne) encodes each text frame it sends with `.encode("utf8")`:
+    for a lobby of 100 tables (some 110,000 characters, "Șeptică" among them)
+    that was 50 of the 80 microseconds each socket's push cost on the event
+    loop, over and over for the same text. The frame's bytes are the same."""
+
+    utf8: bytes
+
+    def encode(self, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+        if encoding.lower().replace("-", "").replace("_", "") == "utf8":
+            return self.utf8
+        return super().encode(encoding, errors)
+
+
+def encode(tables: list[dict]) -> EncodedText:
+    data = orjson.dumps({"type": "lobby", "tables": tables}, option=orjson.OPT_NON_STR_KEYS)
+    text = EncodedText(data.decode())
+    text.utf8 = data
+    return text
 
 
 def read_lobby(language: str, number: int, changes: int) -> SharedLobby:
