@@ -189,3 +189,11 @@ async def test_every_socket_ends_with_the_newest_lobby_after_a_burst_of_changes(
     for socket in sockets:
         newest = await socket.next("lobby", where=lambda message: len(message["tables"]) == 5)
         assert sorted(table["id"] for table in newest["tables"]) == sorted(opened)
+
+
+async def test_the_shared_lobby_text_is_sent_as_its_own_utf8():
+    text = shared_lists.encode([{"words": "Șeptică la masa lui Ștefan"}])
+
+    assert isinstance(text, str)
+    assert text.encode("utf8") == str(text).encode("utf-8") == text.utf8  # what daphne writes is the plain text's UTF-8
+    assert text.encode("utf-16") == str(text).encode("utf-16")
