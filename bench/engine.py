@@ -229,15 +229,20 @@ def measure_snapshots(slug, players, budget):
 
 def snapshots_main(args, budget):
     print(f"{'rules':<10} {'seats':>5} {'snapshots':>9} {'from_state':>11} {'+ play':>9}")
+    for slug, players in tables_asked_for(args):
+        load_us, both_us, count = measure_snapshots(slug, players, budget)
+        print(f"{slug:<10} {players:>5} {count:>9} {load_us:>9.1f}us {both_us:>7.1f}us", flush=True)
+    return 0
+
+
+def tables_asked_for(args):
+    """(rule set, players) for every table size the command line asks for."""
     for slug, rules in RULESETS.items():
         if args.rules and slug != args.rules:
             continue
         for players in range(rules.min_players, rules.max_players + 1):
-            if args.players and players != args.players:
-                continue
-            load_us, both_us, count = measure_snapshots(slug, players, budget)
-            print(f"{slug:<10} {players:>5} {count:>9} {load_us:>9.1f}us {both_us:>7.1f}us", flush=True)
-    return 0
+            if not args.players or players == args.players:
+                yield slug, players
 
 
 def verdicts(row):
@@ -284,15 +289,10 @@ def main(argv=None):
     print(HEADER)
     print("-" * len(HEADER.splitlines()[-1]))
     missed = 0
-    for slug, rules in RULESETS.items():
-        if args.rules and slug != args.rules:
-            continue
-        for players in range(rules.min_players, rules.max_players + 1):
-            if args.players and players != args.players:
-                continue
-            row = measure(slug, players, budget)
-            missed += "BELOW" in verdicts(row) or "OVER" in verdicts(row)
-            print(format_row(row), flush=True)
+    for slug, players in tables_asked_for(args):
+        row = measure(slug, players, budget)
+        missed += "BELOW" in verdicts(row) or "OVER" in verdicts(row)
+        print(format_row(row), flush=True)
     print(f"{missed} row(s) miss a target." if missed else "Every row meets its targets.")
     return 0
 

@@ -123,12 +123,17 @@ def post_move(port: int, secret: str, table_id: int, seq: int, move: dict) -> in
     return status
 
 
-async def view_with_seq(socket: WebSocket, seq: int, timeout: float = 10) -> dict:
+async def message_where(socket: WebSocket, wanted, timeout: float = 10) -> dict:
+    """The first message `wanted(message)` accepts, within `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         message = await asyncio.wait_for(socket.recv_json(), max(0.01, deadline - time.monotonic()))
-        if message["type"] == "view" and message["seq"] == seq:
+        if wanted(message):
             return message
+
+
+async def view_with_seq(socket: WebSocket, seq: int, timeout: float = 10) -> dict:
+    return await message_where(socket, lambda message: message["type"] == "view" and message["seq"] == seq, timeout)
 
 
 def test_a_move_through_either_server_reaches_the_socket_on_the_other(two_servers, alice, bob):
@@ -226,8 +231,4 @@ def revoke_through_the_page(port: int, session_key: str, token_id: int) -> int:
 
 
 async def message_of_type(socket: WebSocket, kind: str, timeout: float = 10) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        message = await asyncio.wait_for(socket.recv_json(), max(0.01, deadline - time.monotonic()))
-        if message["type"] == kind:
-            return message
+    return await message_where(socket, lambda message: message["type"] == kind, timeout)
