@@ -29,9 +29,11 @@ run: migrate
 
 # Every test. With DATABASE_URL and REDIS_URL set it runs on PostgreSQL and
 # Redis; the test-only key and plain HTTP keep production settings testable.
+# The servers some tests start run with DEBUG off, so their pages need the
+# static manifest whatever DEBUG the tests themselves have.
 test: venv
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
-	HTTPS=$${HTTPS:-0} $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	HTTPS=$${HTTPS:-0} DEBUG=0 $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
 	HTTPS=$${HTTPS:-0} $(BIN)/python -m pytest $(PYTEST_ARGS)
 

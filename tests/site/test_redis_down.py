@@ -297,7 +297,11 @@ def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(s
         finally:
             await watcher.close()
 
-    asyncio.run(scenario())
+    try:
+        asyncio.run(scenario())
+    except AssertionError as failure:
+        servers = "\n".join(f"--- {log.name} ---\n" + log.read_text(errors="replace")[-4000:] for log in logs)
+        raise AssertionError(f"{failure}\n{servers}") from failure
     assert worker.poll() is None, "the worker exited: " + worker_log.read_text(errors="replace")[-3000:]
     for log in logs:
         text = log.read_text(errors="replace")

@@ -33,7 +33,13 @@ STOCK_WORKER = """
 import sys
 from celery import Celery
 stock = Celery("stock", broker=sys.argv[1])
-stock.task(name="septica_site.tasks.heartbeat")(lambda key=None: None)
+
+
+@stock.task(name="septica_site.tasks.heartbeat")
+def heartbeat(key=None):
+    pass
+
+
 stock.worker_main(["worker", "--pool", "threads", "--concurrency", "2", "--loglevel", "INFO",
                    "--without-gossip", "--without-mingle"])
 """
