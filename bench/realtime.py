@@ -52,7 +52,10 @@ is not counted in this process's arrival times. They all come from
 127.0.0.1, as the issue's attack did: the servers keep their default cap
 of anonymous lobby sockets per address and refuse the rest, unless
 ``--lobby-cap`` sets LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS for them (e.g. to
-N, to measure serving them all, as from N addresses). It prints both
+N, to measure serving them all, as from N addresses). They connect as the
+lobby page does (``?changes=1``: the whole list once, then only what
+changed) unless ``--lobby-whole-lists`` has them ask for the whole list
+after every change, as a client that asks for nothing is sent. It prints both
 p99s and whether the one with the lobby sockets is within 20% of the one
 without (issue 14's target at 200 matches).
 """
@@ -358,6 +361,7 @@ class LobbyPlan:
     change_tokens: list[str]  # one API token per lobby change (one person each opens a table)
     changes_at: list[float]  # seconds from the start, one per token
     until: float  # seconds from the start: then every socket closes
+    path: str  # "/ws/lobby/?changes=1" as the lobby page asks, or "/ws/lobby/" for the whole list every time
 
 
 def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
@@ -380,7 +384,8 @@ def lobby_plan(args, ports: list[int], tokens: list[str]) -> LobbyPlan:
     start = LOBBY_START_SECONDS
     last = max(args.seconds - 1.0, start + LOBBY_CONNECT_SECONDS)
     changes_at = [start + LOBBY_CONNECT_SECONDS * 0.5 + i * (last - start) / max(len(tokens), 1) for i in range(len(tokens))]
-    return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0)
+    path = "/ws/lobby/" if args.lobby_whole_lists else "/ws/lobby/?changes=1"
+    return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0, path)
 
 
 def lobby_process(plan: LobbyPlan, go, results) -> None:
@@ -393,14 +398,15 @@ def lobby_process(plan: LobbyPlan, go, results) -> None:
 
 async def lobby_storm(plan: LobbyPlan) -> dict:
     started = time.monotonic()
-    seen = {"admitted": 0, "refused": 0, "failed": 0, "lists": 0, "first_list_ms": [], "changes": 0, "change_errors": 0}
+    seen = {"path": plan.path, "admitted": 0, "refused": 0, "failed": 0, "lists": 0, "list_bytes": 0,
+            "first_list_ms": [], "changes": 0, "change_errors": 0}
     deadline = started + plan.until
 
     async def one(number: int) -> None:
         await asyncio.sleep(max(0.0, started + plan.start_in + plan.spread * number / plan.sockets - time.monotonic()))
         asked = time.perf_counter()
         try:
-            socket = await WebSocket.connect(HOST, plan.ports[number % len(plan.ports)], "/ws/lobby/")
+            socket = await WebSocket.connect(HOST, plan.ports[number % len(plan.ports)], plan.path)
         except (HandshakeRefused, OSError, asyncio.IncompleteReadError):
             seen["failed"] += 1
             return
@@ -412,8 +418,9 @@ async def lobby_storm(plan: LobbyPlan) -> dict:
             seen["admitted"] += 1
             seen["first_list_ms"].append((time.perf_counter() - asked) * 1000)
             while True:
-                await asyncio.wait_for(socket.recv(), max(0.1, deadline - time.monotonic()))
+                pushed = await asyncio.wait_for(socket.recv(), max(0.1, deadline - time.monotonic()))
                 seen["lists"] += 1
+                seen["list_bytes"] += len(pushed)
         except (Closed, TimeoutError):
             pass
         finally:
@@ -461,9 +468,10 @@ def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> s
     return (
         f"{'':>8} lobby: commit->push p99 {with_p99:.1f} ms with the lobby sockets, {without_p99:.1f} ms without "
         f"({100 * (ratio - 1):+.0f}%{verdict}); sent p99 {with_sent:.1f} ms against {without_sent:.1f} ms\n"
-        f"{'':>8} lobby sockets admitted {seen['admitted']}, refused {seen['refused']}, "
+        f"{'':>8} lobby sockets ({seen['path']}) admitted {seen['admitted']}, refused {seen['refused']}, "
         f"failed {seen['failed']}; first list p50/p99 {moves.percentile(first, 50):.0f}/"
-        f"{moves.percentile(first, 99):.0f} ms; {seen['lists']} lists pushed after; "
+        f"{moves.percentile(first, 99):.0f} ms; {seen['lists']} messages pushed after "
+        f"({seen['list_bytes'] / 1e6:.1f} million characters); "
         f"lobby changes {seen['changes']} (errors {seen['change_errors']}); the lobby's clients' CPU "
         f"{seen['cpu_seconds']:.1f} s"
     )
@@ -669,6 +677,8 @@ def parse_args():
                         help="run each level again with this many anonymous lobby sockets connecting (issue 14: 300)")
     parser.add_argument("--lobby-tables", type=int, default=100, help="open tables the lobby lists (default 100)")
     parser.add_argument("--lobby-changes", type=int, default=6, help="lobby changes during the moves (default 6)")
+    parser.add_argument("--lobby-whole-lists", action="store_true",
+                        help="the lobby sockets do not ask for changes only, so every change sends each the whole list")
     parser.add_argument("--lobby-pairs", type=int, default=1,
                         help="runs without and with the lobby sockets, taken in turn this many times (default 1)")
     parser.add_argument("--lobby-cap", type=int, default=None,

@@ -64,6 +64,7 @@ class SharedLobby:
     shared: list[dict]  # the summaries as anybody without a seat among them sees them
     people: frozenset[int]  # who has a seat, or a seat kept, at a listed table
     _text: str | None = field(default=None, repr=False)
+    _changes: dict[int, EncodedText | None] = field(default_factory=dict, repr=False)
 
     def tables_for(self, viewer) -> list[dict]:
         """What GET /api/tables answers `viewer` (a user or None); `shared` itself when it is theirs."""
@@ -84,6 +85,13 @@ class SharedLobby:
             self._text = encode(self.shared)
         return self._text
 
+    def shared_changes_since(self, before: SharedLobby) -> EncodedText | None:
+        """What changed from `before.shared` to `shared` (None: nothing), encoded once for every socket."""
+        if before.number not in self._changes:
+            self._changes.clear()  # the sockets were all sent one lobby or another: few keys are ever asked for
+            self._changes[before.number] = encode_changes(before.shared, self.shared)
+        return self._changes[before.number]
+
 
 class EncodedText(str):
     """A message's text that keeps its UTF-8, made once, for every socket it is sent to.
@@ -102,7 +110,25 @@ class EncodedText(str):
 
 
 def encode(tables: list[dict]) -> EncodedText:
-    data = orjson.dumps({"type": "lobby", "tables": tables}, option=orjson.OPT_NON_STR_KEYS)
+    return _encoded({"type": "lobby", "tables": tables})
+
+
+def encode_changes(before: list[dict], after: list[dict]) -> EncodedText | None:
+    """The `lobby_changes` message that turns the list `before` into `after`; None when they are the same.
+
+    It names every listed table in order and carries the tables that are new
+    or differ: a client keeps the summaries it has for the other ids and
+    drops the ids no longer named."""
+    sent = {table["id"]: table for table in before}
+    order = [table["id"] for table in after]
+    tables = [table for table in after if sent.get(table["id"]) != table]
+    if not tables and order == [table["id"] for table in before]:
+        return None
+    return _encoded({"type": "lobby_changes", "order": order, "tables": tables})
+
+
+def _encoded(message: dict) -> EncodedText:
+    data = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
     text = EncodedText(data.decode())
     text.utf8 = data
     return text

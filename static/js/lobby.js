@@ -316,9 +316,20 @@
     window.septicaLists.lobby = lobby;
     let socket = null;
     if (window.LiveSocket && window.WebSocket) {
-      socket = window.LiveSocket("/ws/lobby/", {
+      // The whole list when the socket opens, then only what changed: every id in order, and the tables that are new or differ.
+      let tables = [];
+      socket = window.LiveSocket("/ws/lobby/?changes=1", {
         onMessage(message) {
-          if (message.type === "lobby") lobby.render({ tables: message.tables });
+          if (message.type === "lobby") {
+            tables = message.tables;
+          } else if (message.type === "lobby_changes") {
+            const known = new Map(tables.map((table) => [table.id, table]));
+            for (const table of message.tables) known.set(table.id, table);
+            tables = message.order.map((id) => known.get(id)).filter(Boolean);
+          } else {
+            return;
+          }
+          lobby.render({ tables });
         },
       });
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 
+import orjson
 import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
@@ -189,6 +190,63 @@ async def test_every_socket_ends_with_the_newest_lobby_after_a_burst_of_changes(
     for socket in sockets:
         newest = await socket.next("lobby", where=lambda message: len(message["tables"]) == 5)
         assert sorted(table["id"] for table in newest["tables"]) == sorted(opened)
+
+
+def applied(tables: list[dict], changes: dict) -> list[dict]:
+    """What the lobby page makes of a `lobby_changes` message (static/js/lobby.js)."""
+    known = {table["id"]: table for table in tables}
+    known.update({table["id"]: table for table in changes["tables"]})
+    return [known[table_id] for table_id in changes["order"]]
+
+
+async def test_a_socket_asking_for_changes_is_sent_only_them_and_ends_with_what_the_api_answers(
+        alice, bob, charlie, make_user, open_socket):
+    await database_sync_to_async(lobby_in_tables)(alice, bob, charlie)
+    viewers = {"anonymous": None, "alice (seated)": alice, "bob (seat kept)": bob, "charlie (seated)": charlie}
+    following, plain = {}, await open_socket("/ws/lobby/", headers(None, "en"))
+    for name, user in viewers.items():
+        for language in LANGUAGES:
+            following[name, language] = await open_socket(
+                "/ws/lobby/?changes=1", await database_sync_to_async(headers)(user, language))
+    tables = {key: (await socket.next("lobby"))["tables"] for key, socket in following.items()}
+    listed = len(tables["anonymous", "en"])
+    await plain.next("lobby")
+
+    async def everyone_sees_what_the_api_answers() -> None:
+        for (name, language), socket in following.items():
+            answer = await database_sync_to_async(api_tables)(viewers[name], language)
+            while tables[name, language] != answer:  # a change may come in more than one push
+                changes = await socket.next("lobby_changes")
+                assert len(changes["tables"]) <= 1 < len(changes["order"])  # one table's news, not the list
+                tables[name, language] = applied(tables[name, language], changes)
+
+    new_table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=3)
+    await everyone_sees_what_the_api_answers()
+    assert len(tables["anonymous", "en"]) == listed + 1
+    # A plain socket is still sent the whole list.
+    assert len((await plain.next("lobby"))["tables"]) == listed + 1
+
+    await database_sync_to_async(services.join_table)(new_table.pk, charlie)
+    await everyone_sees_what_the_api_answers()
+    assert [table["your_seat"] for table in tables["charlie (seated)", "en"] if table["id"] == new_table.pk] == [1]
+
+    await database_sync_to_async(services.leave_table)(new_table.pk, bob)  # its maker leaves: it is closed
+    await everyone_sees_what_the_api_answers()
+    assert new_table.pk not in [table["id"] for table in tables["anonymous", "ro"]]
+    assert len(tables["anonymous", "ro"]) == listed
+    for socket in following.values():
+        assert not [message for message in socket.received if message["type"] == "lobby"][1:]  # the whole list once
+
+
+async def test_changes_name_the_order_and_carry_only_the_tables_that_differ():
+    one, two, three = ({"id": number, "seats_taken": 1} for number in (1, 2, 3))
+
+    assert shared_lists.encode_changes([one, two], [one, two]) is None
+    moved = orjson.loads(shared_lists.encode_changes([one, two], [two, one]).utf8)
+    assert moved == {"type": "lobby_changes", "order": [2, 1], "tables": []}
+    changed = orjson.loads(shared_lists.encode_changes([one, two], [three, {**two, "seats_taken": 2}]).utf8)
+    assert changed == {"type": "lobby_changes", "order": [3, 2], "tables": [three, {"id": 2, "seats_taken": 2}]}
+    assert applied([one, two], changed) == [three, {"id": 2, "seats_taken": 2}]
 
 
 async def test_the_shared_lobby_text_is_sent_as_its_own_utf8():
