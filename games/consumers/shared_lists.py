@@ -50,6 +50,7 @@ RESUBSCRIBE_SECONDS = 1.0
 # by twos, 150 sockets of a server have it within some 0.2 s.
 PUSH_BATCH = 2
 PUSH_PAUSE_SECONDS = 0.002
+CHANGES_KEPT = 64  # a lobby's changes since each of this many older ones, made once for all their sockets
 
 
 @dataclass(eq=False)
@@ -88,7 +89,9 @@ class SharedLobby:
     def shared_changes_since(self, before: SharedLobby) -> EncodedText | None:
         """What changed from `before.shared` to `shared` (None: nothing), encoded once for every socket."""
         if before.number not in self._changes:
-            self._changes.clear()  # the sockets were all sent one lobby or another: few keys are ever asked for
+            # Sockets that connected at different times hold different lobbies: one entry for each.
+            if len(self._changes) >= CHANGES_KEPT:
+                del self._changes[next(iter(self._changes))]
             self._changes[before.number] = encode_changes(before.shared, self.shared)
         return self._changes[before.number]
 

@@ -249,6 +249,23 @@ async def test_changes_name_the_order_and_carry_only_the_tables_that_differ():
     assert applied([one, two], changed) == [three, {"id": 2, "seats_taken": 2}]
 
 
+async def test_the_changes_since_each_older_lobby_are_made_once_for_all_its_sockets(monkeypatch):
+    def lobby(number: int, tables: list[dict]) -> shared_lists.SharedLobby:
+        return shared_lists.SharedLobby("en", number, number, 0.0, [], tables, frozenset())
+
+    # Read again after FRESH_SECONDS without a change: the same tables, another lobby.
+    older, same_again, newest = lobby(1, [{"id": 1}]), lobby(2, [{"id": 1}]), lobby(3, [{"id": 2}, {"id": 1}])
+    made = []
+    encode_changes = shared_lists.encode_changes
+    monkeypatch.setattr(shared_lists, "encode_changes", lambda *lists: made.append(1) or encode_changes(*lists))
+
+    # Sockets holding one or the other, in turn, as the hub reaches them.
+    texts = [newest.shared_changes_since(held) for held in [older, same_again] * 50]
+
+    assert len(made) == 2
+    assert {tuple(orjson.loads(text.utf8)["order"]) for text in texts} == {(2, 1)}
+
+
 async def test_the_shared_lobby_text_is_sent_as_its_own_utf8():
     text = shared_lists.encode([{"words": "Șeptică la masa lui Ștefan"}])
 
