@@ -37,8 +37,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
-from games import notify
-from games.prepared_sql import cursor_for
+from games.after_commit import publish
+from games.sql.prepared import cursor_for
 
 from .models import ApiToken, token_revoked
 from .ws_auth import TOKEN_ID_SCOPE_KEY
@@ -195,7 +195,7 @@ def _hash_matches(session_hash, user) -> bool:
 def ended_on_commit(user_id: int, ended: str, why: str, *, token: int | None = None, session: str | None = None):
     """After commit, the person's sockets hear that a credential ended; `session` is a `session_digest`."""
     message = {"type": "credentials.ended", "ended": ended, "why": why, "token": token, "session": session}
-    transaction.on_commit(lambda: notify.publish([(group(user_id), message)]))
+    transaction.on_commit(lambda: publish.publish([(group(user_id), message)]))
 
 
 @receiver(token_revoked)

@@ -60,15 +60,15 @@ def wait_for(condition, timeout: float = 60.0) -> bool:
 
 
 def answer_waits(person, answers: int, seed: int) -> list[float]:
-    from games import services
+    from games import actions
     from games.models import Match, TableStatus
     from tests.play import pick_move
 
     rng = random.Random(seed)
     waits: list[float] = []
     while len(waits) < answers:
-        table = services.create_table(person, rules="septica", players=2,
-                                      bots=[services.BotSpec(seat=1, level="expert", style="expert")])
+        table = actions.create_table(person, rules="septica", players=2,
+                                      bots=[actions.BotSpec(seat=1, level="expert", style="expert")])
         while len(waits) < answers:
             if not wait_for(lambda table=table: Match.objects.get(pk=table.pk).to_move in (0, None)):
                 raise RuntimeError("the bot never answered")
@@ -76,8 +76,8 @@ def answer_waits(person, answers: int, seed: int) -> list[float]:
             if match.table.status != TableStatus.PLAYING:
                 break
             started = time.monotonic()
-            moved, _view = services.play_move(table.pk, person, match.seq,
-                                              pick_move(services.game_of(match).view(0), rng))
+            moved, _view = actions.play_move(table.pk, person, match.seq,
+                                              pick_move(match.game().view(0), rng))
             if moved.to_move != 1:
                 continue  # the person leads again (or the match ended): no bot answer to wait for
             if not wait_for(lambda table=table, seq=moved.seq: Match.objects.get(pk=table.pk).seq > seq):
@@ -93,10 +93,10 @@ def moves_of(tables) -> int:
 
 
 def phase(name: str, person, answers: int, staff=None, tables: int = 0) -> None:
-    from games import services
+    from games import actions
     from games.models import Table, TableStatus
 
-    bot_tables = [services.create_bot_table(staff, rules="septica", players=4, level="expert", style="expert",
+    bot_tables = [actions.create_bot_table(staff, rules="septica", players=4, level="expert", style="expert",
                                             options={"match": "points-8"}) for _ in range(tables)]
     if bot_tables:
         wait_for(lambda: moves_of(bot_tables) >= 2 * tables)

@@ -14,7 +14,7 @@ What it does, all on 127.0.0.1:
    ``REDIS_URL`` passed through and no embedded Celery worker.
 3. For each level (concurrent matches), makes two players with API tokens per
    match and a two-player septica table (first to 10 games, so a match lasts
-   longer than the time budget) through ``games.services``.
+   longer than the time budget) through ``games.actions``.
 4. Drives every match from its own thread with ``http.client`` and
    ``Authorization: Bearer``: the seat to move reads its view (or reuses the
    answer to its previous move), picks one of ``view.legal_moves`` at random
@@ -159,7 +159,7 @@ class Driven:
 
 def make_matches(level: int, count: int) -> list[Driven]:
     from accounts.models import ApiToken, User
-    from games import services
+    from games import actions
 
     matches = []
     for i in range(count):
@@ -169,10 +169,10 @@ def make_matches(level: int, count: int) -> list[Driven]:
             )
             for seat in range(2)
         ]
-        table = services.create_table(
+        table = actions.create_table(
             players[0], rules="septica", players=2, options={"match": "first-to-10"}, seconds_per_move=86400
         )
-        services.join_table(table.pk, players[1])
+        actions.join_table(table.pk, players[1])
         tokens = [ApiToken.issue(player, "bench")[1] for player in players]
         matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens]))
     return matches

@@ -191,7 +191,7 @@ class Tally:
 
 def make_matches(level: int, count: int, players: int, ports: list[int], run: str = "") -> list[Match]:
     from accounts.models import ApiToken, User
-    from games import services
+    from games import actions
 
     matches = []
     for i in range(count):
@@ -204,11 +204,11 @@ def make_matches(level: int, count: int, players: int, ports: list[int], run: st
             )
             for seat in range(players)
         ]
-        table = services.create_table(
+        table = actions.create_table(
             users[0], rules="septica", players=players, options={"match": "first-to-10"}, seconds_per_move=SECONDS_PER_MOVE
         )
         for user in users[1:]:
-            services.join_table(table.pk, user)
+            actions.join_table(table.pk, user)
         seats = dict(table.seats.values_list("user_id", "number"))
         matches.append(
             Match(
@@ -367,7 +367,7 @@ class LobbyPlan:
 def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
     """`tables` open tables in the lobby now, and the tokens of `changes` people who will open one later."""
     from accounts.models import ApiToken, User
-    from games import services
+    from games import actions
 
     def person(name: str):
         return User.objects.create_user(
@@ -376,7 +376,7 @@ def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
         )
 
     for number in range(tables):
-        services.create_table(person(f"lobby{number}-"), rules="septica", players=4, options={"match": "points-8"})
+        actions.create_table(person(f"lobby{number}-"), rules="septica", players=4, options={"match": "points-8"})
     return [ApiToken.issue(person(f"opens{number}-"), "bench")[1] for number in range(changes)]
 
 

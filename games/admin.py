@@ -4,7 +4,7 @@ moderators take on them.
 
 Only members of the "Moderators" group (the `games.moderate` permission) and
 superusers see any of it; other staff do not. Every action asks for a reason
-on its own page, then calls games/moderation.py, which writes the audit log.
+on its own page, then calls games/actions/moderation.py, which writes the audit log.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import UserAdmin
 from accounts.models import User
 
-from . import moderation
+from .actions import moderation
+from .actions.errors import ServiceError
 from .models import Match, ModerationAction, ModerationKind, Move, Report, Seat, Table, TableStatus
-from .services import ServiceError
 
 
 # --- asking for a reason -----------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The create-a-table form: presets, every option of each rule set, seats for bots.
 
 The form only collects; the options are checked by the engine's
-`validate_options` (through `services.create_table`), whose sentence is shown
+`validate_options` (through `actions.create_table`), whose sentence is shown
 on the form when it refuses.
 """
 
@@ -14,10 +14,11 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from . import services
-from .describe import MATCH_FORMATS, RULES_NAMES, TIME_STEPS, time_in_words
+from . import actions
 from .engine import RULESETS
 from .models import BotLevel, BotStyle
+from .words.durations import TIME_STEPS, time_in_words
+from .words.rulesets import MATCH_FORMATS, RULES_NAMES
 
 MAX_PLAYERS = 6
 OTHER_SEATS = range(1, MAX_PLAYERS)
@@ -193,10 +194,10 @@ class CreateTableForm(forms.Form):
         # An empty choice (the field was hidden) leaves the engine's default.
         return {name: data[name] for name in names if data.get(name) not in (None, "")}
 
-    def bots(self) -> list[services.BotSpec]:
+    def bots(self) -> list[actions.BotSpec]:
         data = self.cleaned_data
         return [
-            services.BotSpec(
+            actions.BotSpec(
                 seat=number,
                 level=data.get(seat_field(number, "level")) or BotLevel.MEDIUM,
                 style=data.get(seat_field(number, "style")) or BotStyle.BALANCED,
@@ -209,7 +210,7 @@ class CreateTableForm(forms.Form):
         """The new table, or None with the service's (engine's) reason added to the form."""
         data = self.cleaned_data
         try:
-            return services.create_table(
+            return actions.create_table(
                 user,
                 rules=data["rules"],
                 players=data["players"],
@@ -218,6 +219,6 @@ class CreateTableForm(forms.Form):
                 private=data["private"],
                 bots=self.bots(),
             )
-        except services.ServiceError as refusal:
+        except actions.ServiceError as refusal:
             self.add_error(None, refusal.message)
             return None

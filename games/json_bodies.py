@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .actions.errors import BadRequest, ServiceError
+
 MAX_DEPTH = 32
+MAX_BODY_BYTES = 16 * 1024
 
 
 class TooDeep(ValueError):
@@ -45,3 +48,22 @@ def depth_exceeds(value: Any, limit: int) -> bool:
             return True
         pending.extend((child, level + 1) for child in item)
     return False
+
+
+class BodyTooLarge(ServiceError):
+    status = 413
+
+
+def read_json(request) -> dict:
+    """A request's JSON object body; a refusal (400, or 413 when too large) for anything else."""
+    if len(request.body) > MAX_BODY_BYTES:
+        raise BodyTooLarge(f"The request body is larger than {MAX_BODY_BYTES} bytes.")
+    try:
+        body = parse(request.body or b"{}")
+    except TooDeep as refusal:
+        raise BadRequest(f"The request body is {refusal}: a move needs three levels.") from None
+    except ValueError:  # UnicodeDecodeError is one too
+        raise BadRequest("The request body is not valid JSON.") from None
+    if not isinstance(body, dict):
+        raise BadRequest("The request body must be a JSON object.")
+    return body

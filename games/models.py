@@ -76,10 +76,6 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.rules}, {self.players} players, {self.status})"
 
-    @property
-    def engine_rules(self):
-        return rules_for(self.rules)
-
 
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
@@ -155,6 +151,10 @@ class Match(models.Model):
     @staticmethod
     def hash_seed(seed: int | str) -> str:
         return hashlib.sha256(str(seed).encode()).hexdigest()
+
+    def game(self):
+        """The engine's game at this match's stored snapshot."""
+        return rules_for(self.table.rules).from_state(self.state)
 
 
 class Move(models.Model):

@@ -13,9 +13,8 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .describe import summary_words
 from .models import Match, Seat, Table, TableStatus
-from .services import game_of
+from .words.summaries import summary_words
 
 
 def seat_json(seat: Seat, viewer_id: int | None) -> dict:
@@ -123,7 +122,7 @@ def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) 
         data["invite_url"] = reverse("table_invite", args=[table.pk, table.invite_code])
     data["view"] = None
     if match.state is not None:
-        game = game if game is not None else game_of(match)
+        game = game if game is not None else match.game()
         data["view"] = game.view(data["your_seat"])
     return data
 

@@ -13,6 +13,7 @@ import logging
 import random
 import time
 from datetime import timedelta
+from smtplib import SMTPException
 
 from celery import shared_task
 from django.conf import settings
@@ -21,9 +22,10 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from . import services
+from . import actions
+from .after_commit import your_move
+from .engine.bots import choose_move
 from .models import Match, Seat, TableStatus
-from .tasks_email import your_move_email  # noqa: F401  (Celery finds tasks in games.tasks)
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +42,18 @@ UNATTENDED_RETRY_SECONDS = 0.5
 THINKING_SLOT_SECONDS = 30
 
 
+@shared_task(
+    name="games.your_move_email",
+    ignore_result=True,
+    autoretry_for=(OSError, SMTPException),
+    retry_backoff=30,
+    max_retries=3,
+)
+def your_move_email(match_id: int, seq: int, queued_at: float | None = None) -> bool:
+    """E-mail whoever is to move at `seq`, if they still are and are away (games/after_commit/your_move.py)."""
+    return your_move.send_if_away(match_id, seq, queued_at)
+
+
 @shared_task(ignore_result=True, acks_late=True)
 def bot_turn(match_id: int, seq: int) -> bool:
     """A bot (or a bot standing in for a person) plays the turn at `seq`."""
@@ -49,7 +63,7 @@ def bot_turn(match_id: int, seq: int) -> bool:
 @shared_task(ignore_result=True, acks_late=True)
 def turn_deadline(match_id: int, seq: int) -> bool:
     """The person to move at `seq` ran out of time: a bot stands in and plays."""
-    if not services.time_out_turn(match_id, seq):
+    if not actions.time_out_turn(match_id, seq):
         return False
     return play_turn(match_id, seq)
 
@@ -112,17 +126,15 @@ def _give_back(slot: str) -> None:
 
 def _think_and_play(match_id: int, seq: int) -> bool:
     """Read the view, think (slowly, outside any transaction), then play if still current."""
-    turn = services.bot_turn_for(match_id, seq)
+    turn = actions.bot_turn_for(match_id, seq)
     if turn is None:
         return False
     if settings.BOT_THINK_SECONDS:
         time.sleep(settings.BOT_THINK_SECONDS)  # tests use it to kill a worker mid-thought
-    from .engine.bots import choose_move
-
     move = choose_move(turn.view, turn.level, turn.style, bot_rng(match_id, seq))
     try:
-        return services.play_bot_turn(match_id, seq, turn.seat, move, turn.actor)
-    except services.ServiceError as refusal:
+        return actions.play_bot_turn(match_id, seq, turn.seat, move, turn.actor)
+    except actions.ServiceError as refusal:
         # Neither the move nor the engine's message goes to the log: both may name a card in the bot's hand.
         logger.error("a %s move of the bot was refused at match %s seq %s (status %s)",
                      move.get("type"), match_id, seq, refusal.status)

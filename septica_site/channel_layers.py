@@ -1,7 +1,7 @@
 """The channel layers: the embedded setup's in-memory one, and Redis pub/sub.
 
 Both offer `group_send_many`, the group messages of one commit sent together
-(games/notify.py): on Redis that is one pipelined round trip instead of one
+(games/after_commit/publish.py): on Redis that is one pipelined round trip instead of one
 PUBLISH per group, each waiting for the last behind channels_redis's lock.
 The Redis layer also offers `group_send_many_blocking`, the same from a plain
 thread (a database thread after its commit, a Celery worker) with a plain

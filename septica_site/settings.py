@@ -126,7 +126,7 @@ if DATABASE_URL:
             "timeout": 10,
         }
         # Pooled connections live as long as the process, so the move path's
-        # statements (games/move_rows.py) are prepared once per connection.
+        # statements (games/sql/move_rows.py) are prepared once per connection.
         # Django turns psycopg's preparing off unless told; only cursors that
         # bind on the server prepare, and the ORM's cursors bind on the client.
         _database["OPTIONS"].setdefault("prepare_threshold", 5)
@@ -171,7 +171,7 @@ if REDIS_URL:
     # Redis pub/sub: a group send is one PUBLISH, and each server process holds
     # one subscription per table its sockets watch. Nothing is queued in Redis,
     # which suits what the groups carry ("match changed, seq n"): a socket that
-    # misses one still holds its seq and resyncs on the next (see notify.py).
+    # misses one still holds its seq and resyncs on the next (see games/after_commit/publish.py).
     # Every Redis call is bounded (Redis answers in well under a millisecond
     # when well): with Redis gone, pages and the API answer without it.
     CHANNEL_LAYERS = {
@@ -181,7 +181,7 @@ if REDIS_URL:
                 "hosts": [{"address": REDIS_URL, "socket_connect_timeout": 0.5, "socket_timeout": 2.0}],
                 "prefix": CHANNEL_LAYER_PREFIX,
                 # After Redis comes back, each server's sockets read their tables and lists again.
-                "resync_message": "games.notify.resync_message",
+                "resync_message": "games.after_commit.publish.resync_message",
             },
         }
     }
@@ -207,7 +207,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # 30 s) however long it is gone; Celery's default gives up after 100 tries (~45 min) and exits.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Queuing a task happens after a move's commit, in the request: with the broker
-# gone it must fail fast (games/scheduling.py queues bot and deadline tasks
+# gone it must fail fast (games/after_commit/turns.py queues bot and deadline tasks
 # again itself once the broker is back; the sweeper catches anything else).
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -258,7 +258,7 @@ BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot 
 # bots never fill the worker ahead of someone waiting for a bot's answer.
 UNATTENDED_BOTS_PER_PERSON = env_int("UNATTENDED_BOTS_PER_PERSON", 1)
 
-# What one account may hold at once (games/services.py): a person plays a few
+# What one account may hold at once (games/actions/tables.py): a person plays a few
 # live tables and a handful of days-long ones, and waits for players at one
 # table per game at most; the lobby lists 200 tables, so a few accounts must
 # not be able to fill it. Tables that are finished or aborted do not count.
@@ -360,7 +360,7 @@ for _name, _value in _email.items():
     globals()[f"EMAIL_{_name}"] = _value
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Septica <noreply@septica.local>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
-# "Your move" e-mails to people away from their table (games/emails.py).
+# "Your move" e-mails to people away from their table (games/after_commit/your_move.py).
 YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
 YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
 

@@ -78,6 +78,16 @@ def account_limits_unused():
 
 
 @pytest.fixture
+def sent_tasks(monkeypatch):
+    """The Celery tasks the after-commit modules send by name, as (name, args, options), kept instead of sent."""
+    from septica_site.celery import app
+
+    sent: list[tuple[str, tuple, dict]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args=(), **options: sent.append((name, tuple(args), options)))
+    return sent
+
+
+@pytest.fixture
 def password():
     return "cards-on-the-table-7"
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from games import services
+from games import actions
 from games.engine import rules_for
 from games.engine.cards import is_card_code
 from games.models import Match, Seat, Table
 
 
 def start_table(creator, others, rules="septica", players=2, options=None, seconds_per_move=86400, **extra) -> Table:
-    table = services.create_table(
+    table = actions.create_table(
         creator, rules=rules, players=players, options=options or {}, seconds_per_move=seconds_per_move, **extra
     )
     for user in others:
-        services.join_table(table.pk, user, invite_code=table.invite_code)
+        actions.join_table(table.pk, user, invite_code=table.invite_code)
     table.refresh_from_db()
     return table
 
@@ -27,16 +27,16 @@ def seated_table(creator, others, rules="septica", options=None, private=False) 
 
 
 def play_moves(table: Table, count: int | None = None, seed: int = 1) -> Match:
-    """Random legal moves for whichever seat is to move, through `services.play_move`,
+    """Random legal moves for whichever seat is to move, through `actions.play_move`,
     until the match ends (or `count` moves). Plays a card when it can, so matches end sooner."""
     rng = random.Random(seed)
     users = {seat.number: seat.user for seat in Seat.objects.filter(table=table).select_related("user")}
     match = Match.objects.get(pk=table.pk)
-    game = services.game_of(match)
+    game = match.game()
     played = 0
     while not game.finished and (count is None or played < count):
         move = pick_move({"legal_moves": game.legal_moves()}, rng)
-        match, game = services.play_move(table.pk, users[game.to_move], match.seq, move)
+        match, game = actions.play_move(table.pk, users[game.to_move], match.seq, move)
         played += 1
     table.refresh_from_db()
     match.refresh_from_db()

@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.views.table import card_face
+from games.words.cards import card_face
 
 from .lesson import Position
 from .script import SEAT_NAMES, Step

@@ -7,7 +7,7 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
-from games import services as game_services
+from games import actions as game_actions
 from games.models import BotLevel, BotStyle
 
 from .models import TutorialProgress
@@ -38,7 +38,7 @@ def steps_done(user) -> dict[str, set[str]]:
 
 def start_practice_match(user, rules: str):
     """A private two-seat table against a Beginner bot; it starts at once, the bot's seat being filled."""
-    return game_services.create_table(
+    return game_actions.create_table(
         user, rules=rules, players=2, seconds_per_move=PRACTICE_SECONDS_PER_MOVE, private=True,
-        bots=[game_services.BotSpec(seat=1, level=BotLevel.BEGINNER, style=BotStyle.BALANCED)],
+        bots=[game_actions.BotSpec(seat=1, level=BotLevel.BEGINNER, style=BotStyle.BALANCED)],
     )

@@ -12,11 +12,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import services as game_services
-from games.api import read_json
+from games import actions as game_actions
 from games.engine import IllegalMove
-from games.refusals import refusal_in_words
-from games.views.table import js_strings
+from games.json_bodies import read_json
+from games.words.refusals import refusal_in_words
+from games.words.table_page import js_strings
 
 from . import lesson, presenters, services
 from .scripts import GAME_NAMES, GAMES, step_of, words
@@ -88,7 +88,7 @@ def move(request, game: str, number: int):
     try:
         done, new_move = read_body(request, step.turns)
         position = lesson.replay(step, done)
-    except game_services.ServiceError as refusal:
+    except game_actions.ServiceError as refusal:
         return JsonResponse({"error": refusal.message}, status=refusal.status)
     except (BadInput, lesson.OffScript) as error:
         return JsonResponse({"error": str(error)}, status=400)
@@ -140,7 +140,7 @@ def practice(request):
         return redirect(f"{reverse('login')}?next={reverse('tutorial')}%23practice")
     try:
         table = services.start_practice_match(request.user, rules)
-    except game_services.ServiceError as refusal:
+    except game_actions.ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect("tutorial")
     log.info("practice match %s started from the tutorial", table.pk)

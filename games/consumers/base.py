@@ -14,7 +14,8 @@ from django.utils import translation
 from accounts import credentials
 from septica_site.languages import language_for_scope
 
-from .. import json_bodies, notify
+from .. import json_bodies
+from ..after_commit import publish
 
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0
@@ -80,15 +81,15 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
-        except notify.REDIS_DOWN as error:
+        except publish.REDIS_DOWN as error:
             # Redis is unreachable (the channel layer, or the cache that presence
             # lives in): a clean close, never a 500 or a 1011; the page polls
             # meanwhile and its socket tries again.
-            notify.logger.warning("socket closed, Redis is unreachable: %r", error)
+            publish.logger.warning("socket closed, Redis is unreachable: %r", error)
             await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
 
     async def websocket_connect(self, message):
-        notify.remember_server_loop(asyncio.get_running_loop())
+        publish.remember_server_loop(asyncio.get_running_loop())
         self.bucket, self.dropped = TokenBucket(), 0
         await super().websocket_connect(message)
 

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 
 from septica_site.client_address import scope_address
 
-from .. import notify
-from ..api import my_matches_json
+from ..after_commit import publish
+from ..reads import my_matches_json
 from . import shared_lists
 from .base import CLOSE_FLOODING, CLOSE_NOT_AUTHENTICATED, SepticaConsumer
 from .database import lists_db
@@ -121,7 +121,7 @@ class MyMatchesConsumer(SepticaConsumer):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
         if not self.authenticated:
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, "Log in to see your matches.")
-        self.joined = [notify.user_group(self.user.pk)]
+        self.joined = [publish.user_group(self.user.pk)]
         for group in self.joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()

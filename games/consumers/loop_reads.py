@@ -17,7 +17,7 @@ The connection is made as Django makes its own: the same parameters, the
 same adapters (so every value reads exactly as the ORM reads it), the same
 time zone and role, prepared statements when the settings prepare them,
 and psycopg's C timestamp loader when it gives what Django's gives
-(games/prepared_sql.py). Any failure of that connection (the database
+(games/sql/prepared.py). Any failure of that connection (the database
 restarted, the network dropped) closes it, and those reads go through a
 database thread; the next ones open a new connection.
 
@@ -31,9 +31,9 @@ import logging
 
 from django.db import connections, router
 
-from .. import move_rows
 from ..models import Match
-from ..prepared_sql import fast_timestamp_loader
+from ..sql import move_rows
+from ..sql.prepared import fast_timestamp_loader
 from .database import db
 
 logger = logging.getLogger(__name__)

@@ -31,10 +31,10 @@ from dataclasses import dataclass, field
 import orjson
 from django.utils import translation
 
-from .. import notify
-from ..api import lobby_tables
+from ..after_commit import publish
 from ..models import Seat, Table
 from ..presenters import table_summary
+from ..reads import lobby_tables
 from .database import lists_db
 
 logger = logging.getLogger(__name__)
@@ -187,14 +187,14 @@ class LobbyHub:
             try:
                 if channel is None:
                     channel = await self.layer.new_channel()
-                    await self.layer.group_add(notify.LOBBY_GROUP, channel)
+                    await self.layer.group_add(publish.LOBBY_GROUP, channel)
                     if not subscribed.done():
                         subscribed.set_result(None)
                 try:
                     message = await asyncio.wait_for(self.layer.receive(channel), REJOIN_SECONDS)
                 except TimeoutError:
                     # The in-memory layer forgets a group's member after a day (group_expiry).
-                    await self.layer.group_add(notify.LOBBY_GROUP, channel)
+                    await self.layer.group_add(publish.LOBBY_GROUP, channel)
                     continue
                 if message.get("type") == "lobby.changed":
                     self.changed()

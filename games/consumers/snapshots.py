@@ -27,11 +27,10 @@ from functools import cached_property, partial
 
 from django.db.models import QuerySet
 
-from .. import move_rows
-from ..api import tables_with_seats
+from .. import sql
 from ..engine import rules_for
 from ..models import Seat, Table
-from ..services import _cache_seats, game_of
+from ..reads import cache_seats, tables_with_seats
 from . import loop_reads
 from .database import db
 
@@ -84,19 +83,19 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         table = seats[0].table
         for seat in seats:
             seat.table = table  # one shared instance, as a prefetch would leave them
-        _cache_seats(table, seats)
+        cache_seats(table, seats)
         table.created_by  # noqa: B018 -- loaded here, in this thread, never later on the event loop
     else:  # a table without seats (never made by the site): the two-query way
         table = tables_with_seats().filter(pk=table_id).first()
         if table is None:
             return None
         list(table.seats.all())  # prefetched now, in this thread, never later on the event loop
-    return Snapshot.of(table, game_of(table.match) if table.match.state is not None else None)
+    return Snapshot.of(table, table.match.game() if table.match.state is not None else None)
 
 
 def load_moved(known: Snapshot) -> Snapshot | None:
     """`known` as it stands after the moves since: one row read, the seats kept."""
-    return moved_snapshot(known, move_rows.moved_fields(known.table.pk))
+    return moved_snapshot(known, sql.moved_fields(known.table.pk))
 
 
 async def reload_moved(known: Snapshot) -> Snapshot | None:

@@ -19,7 +19,8 @@ from asgiref.sync import sync_to_async
 from accounts import credentials
 from septica_site.row_ids import fits_a_row
 
-from .. import notify, presence, services
+from .. import actions, presence
+from ..after_commit import publish
 from ..models import Match
 from ..presenters import table_json
 from . import snapshots
@@ -44,7 +45,7 @@ class TableConsumer(SepticaConsumer):
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
-        self.group = notify.match_group(self.table_id)
+        self.group = publish.match_group(self.table_id)
         self.sent: dict | None = None
         self.sent_seq = -1
         self.presence_key: str | None = None
@@ -122,7 +123,7 @@ class TableConsumer(SepticaConsumer):
             _, data = await snapshots.making_move(self.table_id, partial(db(self._play), message["seq"], message["move"]))
         except credentials.CredentialEnded:
             return await self.close_for_credential(self.credential.refusal())
-        except services.ServiceError as refusal:
+        except actions.ServiceError as refusal:
             seq = refusal.extra.get("seq")
             if seq is None:
                 seq = await db(self._current_seq)()
@@ -136,7 +137,7 @@ class TableConsumer(SepticaConsumer):
         # Here, not only on the announcement: a channel layer may lose that.
         if self.credential is not None and not credentials.still_stands(self.credential):
             raise credentials.CredentialEnded
-        match, game = services.play_move(self.table_id, self.user, seq, move)
+        match, game = actions.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read

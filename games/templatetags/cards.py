@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.engine.cards import is_card_code
-from games.views.table import card_face, rank_names
+from games.words.cards import card_face, rank_names
 
 register = template.Library()
 

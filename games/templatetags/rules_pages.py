@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.views.rules import option_links
+from games.words.rule_links import option_links
 
 register = template.Library()
 

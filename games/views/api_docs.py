@@ -4,9 +4,8 @@ from django.shortcuts import render
 from django.urls import path
 from django.views.decorators.http import require_safe
 
-from ..api import MAX_BODY_BYTES
-from ..json_bodies import MAX_DEPTH
-from ..services import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE
+from ..actions import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE
+from ..json_bodies import MAX_BODY_BYTES, MAX_DEPTH
 
 
 @require_safe

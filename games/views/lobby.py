@@ -20,12 +20,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from .. import services
-from ..api import check_table_creation_rate, count_table_created, rematch_invitations, tables_with_seats
+from .. import actions
 from ..engine import RULESETS
 from ..forms import PRESETS, CreateTableForm
 from ..models import Seat, TableStatus
 from ..presenters import my_table_order, table_summary
+from ..reads import rematch_invitations, tables_with_seats
+from ..table_creation_rate import check_table_creation_rate, count_table_created
 
 REFRESH_MS = 5000
 URL_ID = 999999999  # stands for a table id in the URLs handed to the script
@@ -60,7 +61,7 @@ def create_table(request):
         if form.is_valid():
             try:
                 check_table_creation_rate(request)
-            except services.TooManyRequests as refusal:
+            except actions.TooManyRequests as refusal:
                 form.add_error(None, refusal.message)
                 status = refusal.status
             else:
@@ -104,8 +105,8 @@ def join(request, table_id: int):
     if not request.user.is_authenticated:
         return redirect_to_login(reverse("lobby"))
     try:
-        services.join_table(table_id, request.user, invite_code=invite_for(request, table_id))
-    except services.ServiceError as refusal:
+        actions.join_table(table_id, request.user, invite_code=invite_for(request, table_id))
+    except actions.ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect(next_page(request, "lobby"))
     return redirect("table", table_id)
@@ -124,8 +125,8 @@ def invite_for(request, table_id: int) -> str | None:
 @login_required
 def leave(request, table_id: int):
     try:
-        services.leave_table(table_id, request.user)
-    except services.ServiceError as refusal:
+        actions.leave_table(table_id, request.user)
+    except actions.ServiceError as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, _("You left table %(id)d.") % {"id": table_id})
@@ -136,8 +137,8 @@ def leave(request, table_id: int):
 @login_required
 def rematch(request, table_id: int):
     try:
-        table = services.rematch(table_id, request.user)
-    except services.ServiceError as refusal:
+        table = actions.rematch(table_id, request.user)
+    except actions.ServiceError as refusal:
         messages.error(request, refusal.message)
         return redirect("my_matches")
     return redirect("table", table.pk)

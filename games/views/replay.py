@@ -7,17 +7,17 @@ from django.urls import path
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from .. import replay, services
-from ..api import visible_table
+from .. import actions, replay
 from ..models import Actor, Table, TableStatus
 from ..presenters import table_json
+from ..reads import visible_table
 
 
 def finished_table(request, table_id: int) -> Table:
     """The table if the caller may see it and its match is over; else 404."""
     try:
         table = visible_table(request, table_id)
-    except services.NotFound:
+    except actions.NotFound:
         raise Http404("There is no such table.") from None
     if table.status != TableStatus.FINISHED:
         raise Http404("This match is not over: its replay opens when it ends.")

@@ -7,7 +7,8 @@ from django.urls import path, reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import moderation, services
+from .. import actions
+from ..actions import moderation
 
 
 @require_POST
@@ -20,7 +21,7 @@ def report_player(request, table_id: int):
         moderation.report_player(
             request.user, table_id, int(seat) if seat.isdigit() else None, request.POST.get("reason")
         )
-    except services.ServiceError as refusal:
+    except actions.ServiceError as refusal:
         messages.error(request, refusal.message)
     else:
         messages.success(request, _("Thank you: a moderator will look at your report."))

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import actions
+from games.engine import rules_for
 from games.models import Match, Move
 
 
@@ -29,8 +30,8 @@ def wait_for(condition, timeout: float = 30.0, every: float = 0.05):
 
 def table_against_a_bot(person, rules="septica", players=2, level="beginner", seconds_per_move=86400):
     """`person` at seat 0, bots in every other seat; the match starts at once."""
-    bots = [services.BotSpec(seat=seat, level=level, style="balanced") for seat in range(1, players)]
-    return services.create_table(person, rules=rules, players=players, seconds_per_move=seconds_per_move, bots=bots)
+    bots = [actions.BotSpec(seat=seat, level=level, style="balanced") for seat in range(1, players)]
+    return actions.create_table(person, rules=rules, players=players, seconds_per_move=seconds_per_move, bots=bots)
 
 
 def moves_at(match_id: int, seq: int) -> list[Move]:
@@ -54,7 +55,7 @@ def make_turn_old(table, seconds: int = 600) -> None:
 def log_replays(table) -> bool:
     """The move log, replayed from the seed, gives the stored snapshot: no move lost or doubled."""
     match = match_of(table)
-    game = table.engine_rules.new_game(players=table.players, options=table.options, seed=int(match.seed))
+    game = rules_for(table.rules).new_game(players=table.players, options=table.options, seed=int(match.seed))
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     assert [move.seq for move in moves] == list(range(match.seq))
     for move in moves:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games import services, tasks
+from games import actions, tasks
 from games.models import Actor, Move, Seat, TableStatus
 from tests.play import pick_move
 
@@ -16,7 +16,7 @@ from .conftest import log_replays, match_of, moves_at, table_against_a_bot, wait
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("rules", "players"), [("septica", 2), ("familie", 3), ("americana", 2)])
 def test_a_table_of_bots_plays_to_the_end_with_nobody_connected(running_worker, staff, rules, players):
-    table = services.create_bot_table(
+    table = actions.create_bot_table(
         staff, rules=rules, players=players, level="beginner", options={"target": 101} if rules == "americana" else None
     )
 
@@ -30,12 +30,12 @@ def test_a_table_of_bots_plays_to_the_end_with_nobody_connected(running_worker, 
 
 
 def test_only_staff_can_start_a_table_of_bots(alice):
-    with pytest.raises(services.NotAllowed):
-        services.create_bot_table(alice, rules="septica", players=2)
+    with pytest.raises(actions.NotAllowed):
+        actions.create_bot_table(alice, rules="septica", players=2)
 
 
 def test_a_table_of_bots_stays_out_of_the_lobby(staff):
-    table = services.create_bot_table(staff, rules="septica", players=2)
+    table = actions.create_bot_table(staff, rules="septica", players=2)
 
     assert table.hidden and table.status == TableStatus.PLAYING
     assert all(seat.is_bot for seat in Seat.objects.filter(table=table))
@@ -46,7 +46,7 @@ def test_a_bot_answers_a_persons_move_on_the_worker(running_worker, alice):
     table = table_against_a_bot(alice)
     match = match_of(table)
 
-    services.play_move(table.pk, alice, match.seq, pick_move(services.game_of(match).view(0), random.Random(1)))
+    actions.play_move(table.pk, alice, match.seq, pick_move(match.game().view(0), random.Random(1)))
 
     assert wait_for(lambda: match_of(table).to_move in (0, None)), "the bot never moved"
     bot_moves = Move.objects.filter(match_id=table.pk, seat=1)
@@ -60,7 +60,7 @@ def bot_to_move(alice):
     rng = random.Random(3)
     while match_of(table).to_move == 0:
         match = match_of(table)
-        services.play_move(table.pk, alice, match.seq, pick_move(services.game_of(match).view(0), rng))
+        actions.play_move(table.pk, alice, match.seq, pick_move(match.game().view(0), rng))
     return table
 
 
@@ -78,7 +78,7 @@ def test_delivering_the_same_bot_turn_twice_gives_one_move(alice):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_same_bot_turn_sent_three_times_to_the_worker_gives_one_move(running_worker, alice, monkeypatch):
-    monkeypatch.setattr("games.scheduling.after_match_changed", lambda match_id, seq: None)
+    monkeypatch.setattr("games.after_commit.turns.schedule", lambda match_id, seq, turn: None)
     table = bot_to_move(alice)
     seq = match_of(table).seq
     monkeypatch.undo()
@@ -122,10 +122,10 @@ def test_the_bot_is_given_its_seats_view_and_nothing_else(alice, monkeypatch):
         seen.append((view, level, style))
         return view["legal_moves"][0]
 
-    monkeypatch.setattr("games.engine.bots.choose_move", choose)
+    monkeypatch.setattr("games.tasks.choose_move", choose)
     tasks.bot_turn(table.pk, match.seq)
 
-    assert seen == [(services.game_of(match).view(1), "beginner", "balanced")]
+    assert seen == [(match.game().view(1), "beginner", "balanced")]
 
 
 def test_the_bots_dice_do_not_come_from_the_deal_seed(alice):

@@ -8,8 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import scheduling, services, tasks
+from games import actions, tasks
+from games.after_commit import turns
 from games.models import Actor, Match, Move, Seat
+from septica_site.celery import app
 from tests.play import pick_move, start_table
 
 from .conftest import log_replays, make_deadline_pass, make_turn_old, match_of, moves_at, wait_for
@@ -18,8 +20,8 @@ from .conftest import log_replays, make_deadline_pass, make_turn_old, match_of, 
 def play_one(table, user, rng=None):
     match = match_of(table)
     seat = Seat.objects.get(table=table, user=user).number
-    return services.play_move(
-        table.pk, user, match.seq, pick_move(services.game_of(match).view(seat), rng or random.Random(2))
+    return actions.play_move(
+        table.pk, user, match.seq, pick_move(match.game().view(seat), rng or random.Random(2))
     )
 
 
@@ -171,11 +173,13 @@ def test_taking_a_seat_back_at_no_table_is_not_found(alice, client):
 # --- what gets scheduled -----------------------------------------------------------------
 @pytest.fixture
 def sent(monkeypatch):
+    """The bot and deadline tasks sent, as (name, args, options): by name after a commit, or directly by the sweeper."""
     calls = []
-    monkeypatch.setattr(tasks.bot_turn, "apply_async", lambda args, **kw: calls.append(("bot_turn", args, kw)))
-    monkeypatch.setattr(
-        tasks.turn_deadline, "apply_async", lambda args, **kw: calls.append(("turn_deadline", args, kw))
-    )
+    def send_task(name, args=(), **kw):
+        if name in (turns.BOT_TURN_TASK, turns.TURN_DEADLINE_TASK):
+            calls.append((name.rsplit(".", 1)[-1], args, kw))
+
+    monkeypatch.setattr(app, "send_task", send_task)
     monkeypatch.setattr(tasks.bot_turn, "delay", lambda *args: calls.append(("bot_turn", args, {})))
     monkeypatch.setattr(tasks.turn_deadline, "delay", lambda *args: calls.append(("turn_deadline", args, {})))
     return calls
@@ -201,7 +205,7 @@ def test_a_move_that_makes_it_a_bots_turn_sends_the_bot_after_the_configured_del
     alice, sent, settings, django_capture_on_commit_callbacks
 ):
     settings.BOT_MOVE_DELAY_SECONDS = 1.5
-    table = services.create_table(alice, rules="septica", players=2, bots=[services.BotSpec(seat=1)])
+    table = actions.create_table(alice, rules="septica", players=2, bots=[actions.BotSpec(seat=1)])
     with django_capture_on_commit_callbacks(execute=True):
         play_one(table, alice)
 
@@ -212,7 +216,7 @@ def test_a_broken_broker_does_not_undo_a_stored_move(alice, bob, monkeypatch, dj
     def broken(*args, **kwargs):
         raise ConnectionError("the broker is down")
 
-    monkeypatch.setattr(tasks.turn_deadline, "apply_async", broken)
+    monkeypatch.setattr(app, "send_task", broken)
     with django_capture_on_commit_callbacks(execute=True):
         table = start_table(alice, [bob], seconds_per_move=30)
         play_one(table, alice)
@@ -223,9 +227,9 @@ def test_a_broken_broker_does_not_undo_a_stored_move(alice, bob, monkeypatch, dj
 def test_the_sweeper_finds_people_past_their_deadline_and_lost_bot_turns(alice, bob, charlie, sent):
     late = start_table(alice, [bob], seconds_per_move=86400)
     on_time = start_table(bob, [charlie], seconds_per_move=86400)
-    lost = services.create_table(charlie, rules="septica", players=2, bots=[services.BotSpec(seat=1)])
+    lost = actions.create_table(charlie, rules="septica", players=2, bots=[actions.BotSpec(seat=1)])
     play_one(lost, charlie)
-    fresh = services.create_table(alice, rules="septica", players=2, bots=[services.BotSpec(seat=1)])
+    fresh = actions.create_table(alice, rules="septica", players=2, bots=[actions.BotSpec(seat=1)])
     play_one(fresh, alice)
     make_deadline_pass(late)
     make_turn_old(lost)
@@ -248,7 +252,7 @@ def test_scheduling_a_match_that_moved_on_sends_nothing(alice, bob, sent):
     table = start_table(alice, [bob], seconds_per_move=30)
     play_one(table, alice)
 
-    scheduling.after_match_changed(table.pk, 0)
+    turns.schedule_reading(table.pk, 0)
 
     assert sent == []
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from games import services, tasks
+from games import actions, tasks
 from games.models import Match, Seat, Table, TableStatus
 from septica_site.celery import app
 from tests.play import pick_move
@@ -63,7 +63,7 @@ def persons_bot_waits(person) -> list[float]:
             break
         assert match.to_move == 0
         started = time.monotonic()
-        services.play_move(table.pk, person, match.seq, pick_move(services.game_of(match).view(0), rng))
+        actions.play_move(table.pk, person, match.seq, pick_move(match.game().view(0), rng))
         assert wait_for(lambda: match_of(table).to_move in (0, None), timeout=30, every=0.01), "the bot never moved"
         waits.append(time.monotonic() - started)
     return waits
@@ -83,7 +83,7 @@ def test_a_persons_bot_answers_quickly_while_one_staff_members_expert_tables_pla
         running_worker, staff, alice, settings, stop_at_the_end):
     settings.BOT_TABLES_PER_STAFF = BOT_TABLES
     bot_tables = stop_at_the_end
-    bot_tables += [services.create_bot_table(staff, rules="septica", players=4, level="expert", style="expert",
+    bot_tables += [actions.create_bot_table(staff, rules="septica", players=4, level="expert", style="expert",
                                              options={"match": "points-8"})
                    for _ in range(BOT_TABLES)]
     assert wait_for(lambda: moves_so_far(bot_tables) >= BOT_TABLES, timeout=60), "the tables of bots never started"

@@ -22,15 +22,15 @@ def bots_turn_with_its_task_lost(person, monkeypatch):
     """Alice moves; the bot's task is lost on the way (nothing is queued)."""
     import random
 
-    from games import services
+    from games import actions
     from tests.play import pick_move
 
-    monkeypatch.setattr("games.scheduling.after_match_changed", lambda match_id, seq: None)
+    monkeypatch.setattr("games.after_commit.turns.schedule", lambda match_id, seq, turn: None)
     table = table_against_a_bot(person)
     rng = random.Random(4)
     while match_of(table).to_move == 0:
         match = match_of(table)
-        services.play_move(table.pk, person, match.seq, pick_move(services.game_of(match).view(0), rng))
+        actions.play_move(table.pk, person, match.seq, pick_move(match.game().view(0), rng))
     monkeypatch.undo()
     return table, match_of(table).seq
 

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import actions
 from games.engine import rules_for
 from games.engine.cards import shuffle
 from games.models import Match
@@ -33,8 +33,8 @@ def log_in(context, server, user):
 
 
 def started_septica_table(alice, bob):
-    table = services.create_table(alice, rules="septica", players=2, options=OPTIONS, seconds_per_move=3600)
-    services.join_table(table.pk, bob)
+    table = actions.create_table(alice, rules="septica", players=2, options=OPTIONS, seconds_per_move=3600)
+    actions.join_table(table.pk, bob)
     # Test-only setup, before any page is open: the same seats, a known deck.
     game = rules_for("septica").new_game(players=2, options=OPTIONS, seed=SEED, decks=[DECK])
     Match.objects.filter(pk=table.pk).update(state=game.to_state(), to_move=game.to_move)
@@ -42,7 +42,7 @@ def started_septica_table(alice, bob):
 
 
 def current_game(table):
-    return services.game_of(Match.objects.select_related("table").get(pk=table.pk))
+    return (Match.objects.select_related("table").get(pk=table.pk)).game()
 
 
 CSRF = "a" * 32  # any well-formed token: the cookie and the header only have to agree

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import services
+from games import actions
 from games.models import Match, Seat
 
 from .tables import current_game, log_in, started_septica_table
@@ -45,7 +45,7 @@ def test_the_your_move_badge_polls_while_its_socket_is_refused_and_reconnects_af
     expect(badge).to_be_hidden()
 
     move = next(m for m in current_game(table).legal_moves() if m["type"] == "play")
-    services.play_move(table.pk, mover, Match.objects.get(pk=table.pk).seq, move)
+    actions.play_move(table.pk, mover, Match.objects.get(pk=table.pk).seq, move)
 
     expect(badge).to_be_visible(timeout=POLL_MS + 3_000)  # no socket: only the polling can tell
     expect(badge).to_contain_text("1")

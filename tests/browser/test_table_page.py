@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games import actions
 from games.engine import rules_for
 from games.models import Match
 
@@ -192,8 +192,8 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
 
 
 def started_table(alice, bob, rules: str, options: dict, deck: list[str]):
-    table = services.create_table(alice, rules=rules, players=2, options=options, seconds_per_move=3600)
-    services.join_table(table.pk, bob)
+    table = actions.create_table(alice, rules=rules, players=2, options=options, seconds_per_move=3600)
+    actions.join_table(table.pk, bob)
     game = rules_for(rules).new_game(players=2, options=options, seed=SEED, decks=[deck])
     Match.objects.filter(pk=table.pk).update(state=game.to_state(), to_move=game.to_move)
     return table

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import actions
 from games.models import Match
 from tests.play import start_table
 from tests.realtime.conftest import *  # noqa: F403 -- the websocket fixtures: sockets, headers_for, token_for
@@ -16,7 +16,7 @@ from tests.realtime.conftest import *  # noqa: F403 -- the websocket fixtures: s
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_the_live_lobby_speaks_the_browsers_language(alice, sockets, headers_for):
-    await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
     romanian = await sockets("/ws/lobby/", [*await headers_for(None), (b"accept-language", b"ro-RO,ro;q=0.9")])
     english = await sockets("/ws/lobby/", await headers_for(None))
 

@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import ApiToken
-from games import emails, services
+from games.after_commit import your_move
 from games.models import Match, Seat
 from tests.play import play_moves, start_table
 
@@ -63,10 +63,10 @@ def test_the_your_move_email_is_in_the_players_language(alice, bob, make_user):
     table = start_table(alice, [dorin])
     match = play_moves(table, 1) if Match.objects.get(pk=table.pk).to_move == 0 else Match.objects.get(pk=table.pk)
     seat = Seat.objects.get(table=table, user=dorin)
-    romanian = emails._message(match, seat)
+    romanian = your_move._message(match, seat)
     dorin.preferred_language = ""
     dorin.save()
-    english = emails._message(match, Seat.objects.select_related("user").get(pk=seat.pk))
+    english = your_move._message(match, Seat.objects.select_related("user").get(pk=seat.pk))
 
     assert romanian.subject.startswith("E rândul tău la Șeptică")
     assert untranslated(english.alternatives[0].content, romanian.alternatives[0].content) == []
@@ -88,10 +88,10 @@ def test_the_password_reset_email_is_in_the_language_of_the_page_that_asked(clie
 def test_a_card_that_does_not_fit_is_refused_in_romanian_on_the_table_page(client, alice, bob):
     table = start_table(alice, [bob], rules="americana")
     match = Match.objects.get(pk=table.pk)
-    game = services.game_of(match)
+    game = match.game()
     while not (misfits := [c for c in game.view(game.to_move)["hand"] if c[0] != "7" and {"type": "play", "card": c} not in game.legal_moves()]):
         match = play_moves(table, 1, seed=match.seq)
-        game = services.game_of(match)
+        game = match.game()
     client.force_login(alice if game.to_move == 0 else bob)
     move = {"seq": match.seq, "move": {"type": "play", "card": misfits[0]}}
 

@@ -16,7 +16,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.views.defaults import server_error
 
 from accounts.models import ApiToken
-from games import services
+from games import actions
 from tests.play import finished_match, play_moves, seated_table, start_table
 
 from .untranslated import looks_english, untranslated
@@ -133,7 +133,7 @@ def test_refused_account_forms_say_why_in_romanian(client, alice):
 
 def test_the_lobby_the_create_form_and_my_matches_are_all_in_romanian(client, alice, bob, charlie):
     start_table(charlie, [], players=3, options={"eights_cut": True})
-    bots = [services.BotSpec(seat=1, level="beginner", style="team"), services.BotSpec(seat=2, level="medium", style="cautious")]
+    bots = [actions.BotSpec(seat=1, level="beginner", style="team"), actions.BotSpec(seat=2, level="medium", style="cautious")]
     start_table(charlie, [], players=4, bots=bots)  # bots' names: level and style
     start_table(charlie, [], rules="americana", options={"target": 301, "jokers": True, "pairs": True})
     playing = seated_table(alice, [bob])
@@ -141,7 +141,7 @@ def test_the_lobby_the_create_form_and_my_matches_are_all_in_romanian(client, al
     seated_table(bob, [alice])
     start_table(alice, [], players=3)
     finished = finished_match(alice, [bob])
-    services.rematch(finished.pk, bob)  # an invitation for Alice
+    actions.rematch(finished.pk, bob)  # an invitation for Alice
     client.force_login(alice)
 
     assert_all_romanian(client, [

@@ -9,7 +9,7 @@ import pytest
 from django.utils import translation
 
 from games.engine import IllegalMove, rules_for
-from games.refusals import refusal_in_words
+from games.words.refusals import refusal_in_words
 
 TABLES = [
     ("septica", 2, {}), ("septica", 3, {"eights_cut": True}), ("septica", 4, {"teams": True}),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import moderation
+from games.actions import moderation
 from games.models import Match, ModerationAction, Report, Table, TableStatus
 from tests.play import play_moves
 

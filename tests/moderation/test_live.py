@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import moderation, services
+from games.actions import moderation
 from games.models import Match, Move
 from tests.play import start_table
 
@@ -19,7 +19,7 @@ def path(table) -> str:
 
 
 def first_legal_move(table):
-    return services.game_of(Match.objects.get(pk=table.pk)).legal_moves()[0]
+    return Match.objects.get(pk=table.pk).game().legal_moves()[0]
 
 
 def suspend(moderator, user):

@@ -66,9 +66,9 @@ def test_a_bad_report_says_why_and_is_not_queued(alice, bob, playing, seat, reas
 
 
 def test_a_bot_cannot_be_reported(alice):
-    from games import services
+    from games import actions
 
-    table = start_table(alice, [], bots=[services.BotSpec(seat=1)])
+    table = start_table(alice, [], bots=[actions.BotSpec(seat=1)])
 
     answer = logged_in(alice).post(f"/tables/{table.pk}/report/", {"seat": "1", "reason": "too good"}, follow=True)
 

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import moderation, services
+from games.actions import moderation
 from games.models import Actor, Match, ModerationAction, ModerationKind, Move, Seat, Table
 from tests.bots.conftest import wait_for
 from tests.play import start_table
@@ -27,7 +27,7 @@ def post_json(client, url, body=None):
 
 
 def first_legal_move(table):
-    return services.game_of(Match.objects.get(pk=table.pk)).legal_moves()[0]
+    return Match.objects.get(pk=table.pk).game().legal_moves()[0]
 
 
 def suspend(moderator, user, days="3", reason="Insulting other players"):

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from games import services
 from games.models import (
     Actor,
     BotLevel,
@@ -30,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 def api_move(client, table, seq=0):
     match = Match.objects.get(pk=table.pk)
-    move = services.game_of(match).legal_moves()[0]
+    move = match.game().legal_moves()[0]
     return client.post(f"/api/tables/{table.pk}/moves", json.dumps({"seq": seq, "move": move}),
                        content_type="application/json")
 

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from accounts import credentials
 from accounts.models import ApiToken
-from games import moderation
+from games.actions import moderation
 from games.models import Match
 from tests.play import fix_deck, start_table
 

@@ -1,4 +1,4 @@
-"""The messages of one commit go out together (notify.publish -> group_send_many,
+"""The messages of one commit go out together (publish.publish -> group_send_many,
 or on Redis from a plain thread group_send_many_blocking) and each reaches
 exactly the members of its own group, on both channel layers."""
 
@@ -12,7 +12,7 @@ from functools import partial
 import pytest
 from django.conf import settings
 
-from games import notify
+from games.after_commit import publish
 from septica_site.channel_layers import LocalChannelLayer, RedisPubSubLayer
 
 pytestmark = pytest.mark.asyncio
@@ -75,7 +75,7 @@ async def test_a_blocking_publish_to_a_redis_that_does_not_answer_is_logged_not_
         port = listening.getsockname()[1]
     layer = RedisPubSubLayer(hosts=[f"redis://127.0.0.1:{port}/0"], prefix="septica-test-many")
 
-    with caplog.at_level(logging.WARNING, logger="games.notify"):
-        await asyncio.to_thread(notify._send_all_blocking, layer, COMMIT)
+    with caplog.at_level(logging.WARNING, logger="games.after_commit.publish"):
+        await asyncio.to_thread(publish._send_all_blocking, layer, COMMIT)
 
     assert "could not publish to match.7, user.1, user.2" in caplog.text

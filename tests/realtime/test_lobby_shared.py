@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.test import Client
 
-from games import services
+from games import actions
 from games.consumers import shared_lists
 from tests.play import play_moves, start_table
 from tests.realtime.conftest import ORIGIN, Socket, session_cookie
@@ -31,11 +31,11 @@ def lobby_in_tables(alice, bob, charlie) -> None:
     """A rematch Alice opened (Bob's seat kept for him), a table of Charlie's with bots, one of Alice's."""
     finished = start_table(alice, [bob], options={"match": "points-8"})
     play_moves(finished)
-    services.rematch(finished.pk, alice)
-    services.create_table(
-        charlie, rules="septica", players=3, bots=[services.BotSpec(seat=2, level="expert", style="aggressive")],
+    actions.rematch(finished.pk, alice)
+    actions.create_table(
+        charlie, rules="septica", players=3, bots=[actions.BotSpec(seat=2, level="expert", style="aggressive")],
     )
-    services.create_table(alice, rules="americana", players=2)
+    actions.create_table(alice, rules="americana", players=2)
 
 
 def kept_for_them(tables: list[dict]) -> bool:
@@ -96,7 +96,7 @@ async def test_every_viewer_gets_what_the_api_answers_them_in_both_languages(ali
     assert [table["your_seat"] for table in first["alice (seated)", "ro"]] == [0, None, 0]
     assert first["dave (outside)", "ro"] == first["anonymous", "ro"] != first["anonymous", "en"]
 
-    new_table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=2)
+    new_table = await database_sync_to_async(actions.create_table)(bob, rules="septica", players=2)
 
     for (name, language), socket in sockets.items():
         pushed = await socket.next("lobby", where=lambda message: message["tables"][0]["id"] == new_table.pk)
@@ -104,7 +104,7 @@ async def test_every_viewer_gets_what_the_api_answers_them_in_both_languages(ali
 
 
 async def test_a_change_is_read_once_per_language_and_a_connect_reads_nothing_new(alice, bob, open_socket):
-    await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
     hub = shared_lists.hub(get_channel_layer())
     first = {language: [] for language in LANGUAGES}
     for language in LANGUAGES:
@@ -116,7 +116,7 @@ async def test_a_change_is_read_once_per_language_and_a_connect_reads_nothing_ne
             await socket.next("lobby")
     assert hub.builds == 2  # one per language, shared by 21 sockets
 
-    table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=2)
+    table = await database_sync_to_async(actions.create_table)(bob, rules="septica", players=2)
     for sockets in first.values():
         for socket in sockets:
             await socket.next("lobby", where=lambda message: message["tables"][0]["id"] == table.pk)
@@ -177,7 +177,7 @@ async def test_behind_a_proxy_each_forwarded_address_has_its_own_cap(open_socket
 
 
 def open_tables(count: int, make_user) -> list[int]:
-    return [services.create_table(make_user(f"host{n}"), rules="septica", players=2).pk for n in range(count)]
+    return [actions.create_table(make_user(f"host{n}"), rules="septica", players=2).pk for n in range(count)]
 
 
 async def test_every_socket_ends_with_the_newest_lobby_after_a_burst_of_changes(make_user, open_socket):
@@ -220,17 +220,17 @@ async def test_a_socket_asking_for_changes_is_sent_only_them_and_ends_with_what_
                 assert len(changes["tables"]) <= 1 < len(changes["order"])  # one table's news, not the list
                 tables[name, language] = applied(tables[name, language], changes)
 
-    new_table = await database_sync_to_async(services.create_table)(bob, rules="septica", players=3)
+    new_table = await database_sync_to_async(actions.create_table)(bob, rules="septica", players=3)
     await everyone_sees_what_the_api_answers()
     assert len(tables["anonymous", "en"]) == listed + 1
     # A plain socket is still sent the whole list.
     assert len((await plain.next("lobby"))["tables"]) == listed + 1
 
-    await database_sync_to_async(services.join_table)(new_table.pk, charlie)
+    await database_sync_to_async(actions.join_table)(new_table.pk, charlie)
     await everyone_sees_what_the_api_answers()
     assert [table["your_seat"] for table in tables["charlie (seated)", "en"] if table["id"] == new_table.pk] == [1]
 
-    await database_sync_to_async(services.leave_table)(new_table.pk, bob)  # its maker leaves: it is closed
+    await database_sync_to_async(actions.leave_table)(new_table.pk, bob)  # its maker leaves: it is closed
     await everyone_sees_what_the_api_answers()
     assert new_table.pk not in [table["id"] for table in tables["anonymous", "ro"]]
     assert len(tables["anonymous", "ro"]) == listed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
+from games import actions
 from games.models import Match
 from tests.play import start_table
 
@@ -17,7 +17,7 @@ def ids(message) -> list[int]:
 
 
 async def test_the_lobby_lists_open_tables_on_connect(alice, sockets, headers_for):
-    table = await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    table = await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
     lobby = await sockets("/ws/lobby/", headers_for(None))
 
     assert ids(await lobby.next("lobby")) == [table.pk]
@@ -27,11 +27,11 @@ async def test_a_new_open_table_appears_in_the_lobby_and_leaves_when_full(alice,
     lobby = await sockets("/ws/lobby/", headers_for(bob))
     assert ids(await lobby.next("lobby")) == []
 
-    table = await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    table = await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
     appeared = await lobby.next("lobby", where=lambda m: m["tables"])
     assert ids(appeared) == [table.pk] and appeared["tables"][0]["seats_taken"] == 1
 
-    await database_sync_to_async(services.join_table)(table.pk, bob)
+    await database_sync_to_async(actions.join_table)(table.pk, bob)
     assert ids(await lobby.next("lobby", where=lambda m: not m["tables"])) == []
 
 
@@ -39,7 +39,7 @@ async def test_private_tables_stay_out_of_the_live_lobby(alice, sockets, headers
     lobby = await sockets("/ws/lobby/", headers_for(None))
     await lobby.next("lobby")
 
-    await database_sync_to_async(services.create_table)(alice, rules="septica", players=2, private=True)
+    await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2, private=True)
 
     assert all(message["tables"] == [] for message in await lobby.nothing_more() if message["type"] == "lobby")
 
@@ -58,8 +58,8 @@ async def test_my_matches_lights_up_when_it_becomes_my_move(alice, bob, sockets,
     assert ids(first) == [table.pk] and first["your_move"] == 0  # Alice (seat 0) leads
 
     match = await database_sync_to_async(Match.objects.get)(pk=table.pk)
-    game = await database_sync_to_async(services.game_of)(match)
-    await database_sync_to_async(services.play_move)(table.pk, alice, 0, game.legal_moves()[0])
+    game = await database_sync_to_async(match.game)()
+    await database_sync_to_async(actions.play_move)(table.pk, alice, 0, game.legal_moves()[0])
 
     lit = await mine.next("my_matches", where=lambda m: m["your_move"] == 1)
     assert lit["tables"][0]["to_move"] == lit["tables"][0]["your_seat"] == 1
@@ -73,7 +73,7 @@ async def test_a_rematch_invitation_reaches_my_matches(alice, bob, sockets, head
     mine = await sockets("/ws/me/", headers_for(bob))
     assert (await mine.next("my_matches"))["invitations"] == []
 
-    rematch = await database_sync_to_async(services.rematch)(table.pk, alice)
+    rematch = await database_sync_to_async(actions.rematch)(table.pk, alice)
 
     invited = await mine.next("my_matches", where=lambda m: m["invitations"])
     assert [table["id"] for table in invited["invitations"]] == [rematch.pk]

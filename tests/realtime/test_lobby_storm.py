@@ -24,7 +24,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import User
-from games import services
+from games import actions
 from tests.play import pick_move, start_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -39,12 +39,12 @@ def listed_tables(count: int) -> None:
     """`count` open tables, each by a person of its own (as a lobby looks; one person may open only a few)."""
     for number in range(count):
         creator = User.objects.create_user(username=f"host{number}", email=f"host{number}@example.com", password=None)
-        services.create_table(creator, rules="septica", players=4, options={"match": "points-8"})
+        actions.create_table(creator, rules="septica", players=4, options={"match": "points-8"})
 
 
 def another_table(number: int) -> int:
     creator = User.objects.create_user(username=f"late{number}", email=f"late{number}@example.com", password=None)
-    return services.create_table(creator, rules="septica", players=2).pk
+    return actions.create_table(creator, rules="septica", players=2).pk
 
 
 async def test_a_lobby_storm_leaves_a_players_moves_fast(alice, bob, sockets, headers_for, settings):

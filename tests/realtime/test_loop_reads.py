@@ -9,9 +9,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import move_rows
 from games.consumers import loop_reads
 from games.models import Match
+from games.sql import move_rows
 from tests.play import play_moves, start_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]

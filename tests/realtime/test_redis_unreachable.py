@@ -68,7 +68,7 @@ def own_redis(settings):
             "CONFIG": {
                 "hosts": [{"address": server.url, "socket_connect_timeout": 0.5, "socket_timeout": 2.0}],
                 "prefix": "septica-test-unreachable",
-                "resync_message": "games.notify.resync_message",
+                "resync_message": "games.after_commit.publish.resync_message",
             },
         }
     }
@@ -87,12 +87,11 @@ async def test_an_open_socket_stays_open_when_redis_goes_away(application, own_r
     """Who is at the table lives in Redis: without it the dots stand still, the socket plays on."""
     import asyncio
 
-    from games import services
     from games.models import Match
 
     match = await asyncio.to_thread(Match.objects.select_related("table").get, pk=playing.pk)
     mover = await asyncio.to_thread(lambda: playing.seats.get(number=match.to_move).user)
-    move = (await asyncio.to_thread(services.game_of, match)).legal_moves()[0]
+    move = (await asyncio.to_thread(match.game)).legal_moves()[0]
     socket = WebsocketCommunicator(application, f"/ws/tables/{playing.pk}/", headers=await headers_for(mover))
     assert (await socket.connect(timeout=5))[0]
     assert (await socket.receive_json_from(5))["type"] == "view"
@@ -112,7 +111,7 @@ async def test_sockets_read_their_table_again_when_redis_comes_back(application,
                                                                   headers_for):
     import asyncio
 
-    from games import services
+    from games import actions
     from games.models import Match
 
     socket = WebsocketCommunicator(application, f"/ws/tables/{playing.pk}/", headers=await headers_for(alice))
@@ -126,7 +125,7 @@ async def test_sockets_read_their_table_again_when_redis_comes_back(application,
     def move_without_redis():
         match = Match.objects.get(pk=playing.pk)
         mover = playing.seats.get(number=match.to_move).user
-        services.play_move(playing.pk, mover, match.seq, services.game_of(match).legal_moves()[0])
+        actions.play_move(playing.pk, mover, match.seq, match.game().legal_moves()[0])
 
     await asyncio.to_thread(move_without_redis)  # stored; its push is lost
     await asyncio.to_thread(own_redis.start)

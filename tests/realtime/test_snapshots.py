@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games import services
+from games import actions
 from games.consumers import snapshots
 from games.consumers.database import db
 from games.consumers.table import may_watch
@@ -55,10 +55,10 @@ def test_a_loaded_snapshot_is_freed_by_reference_counting(alice, bob, no_cycle_c
 @pytest.mark.django_db(transaction=True)  # the move's on-commit work runs (and lets go of its seats)
 def test_the_snapshot_a_move_leaves_is_freed_by_reference_counting(alice, bob, no_cycle_collector):
     table = start_table(alice, [bob])
-    before = services.game_of(table.match)
+    before = table.match.game()
     mover = alice if before.to_move == table.seats.get(user=alice).number else bob
     move = pick_move({"legal_moves": before.legal_moves()}, random.Random(1))
-    match, game = services.play_move(table.pk, mover, 0, move)
+    match, game = actions.play_move(table.pk, mover, 0, move)
 
     snapshot = snapshots.Snapshot.of(match.table, game)
     table_json(snapshot.table, mover, game=game, cache=snapshot.presented)
@@ -91,7 +91,7 @@ def test_what_the_viewers_share_shows_each_of_them_what_they_would_see_alone(ali
     playing = start_table(alice, [bob])
     play_moves(playing, 3)
     finished = finished_match(alice, [bob]).table
-    waiting = services.create_table(alice, rules="septica", players=3)
+    waiting = actions.create_table(alice, rules="septica", players=3)
     Seat.objects.filter(table=waiting, number=2).update(reserved_for=charlie)
 
     for table in (playing, finished, waiting):
@@ -110,7 +110,7 @@ def test_what_the_viewers_share_shows_each_of_them_what_they_would_see_alone(ali
 
 # --- a move made by a socket of this server -------------------------------------------------------
 def first_mover(table, users) -> tuple:
-    game = services.game_of(table.match)
+    game = table.match.game()
     number = game.to_move
     mover = next(user for user in users if table.seats.get(user=user).number == number)
     return mover, pick_move({"legal_moves": game.legal_moves()}, random.Random(1))
@@ -152,7 +152,7 @@ async def test_news_of_a_move_made_here_waits_for_it_and_reads_nothing(
     database_may_go = asyncio.Event()
 
     def play():
-        match, game = services.play_move(table.pk, mover, 0, move)
+        match, game = actions.play_move(table.pk, mover, 0, move)
         return snapshots.Snapshot.of(match.table, game), "the mover's answer"
 
     async def slow_move():
@@ -183,11 +183,11 @@ async def test_news_during_a_refused_move_here_reads_the_match(alice, bob, loads
     watched(table.pk)
     snapshots.remember(await db(snapshots.load_snapshot)(table.pk))
     # Another server stores seq 1 while a socket here still offers a move at seq 0.
-    await database_sync_to_async(services.play_move)(table.pk, mover, 0, move)
+    await database_sync_to_async(actions.play_move)(table.pk, mover, 0, move)
     database_may_go = asyncio.Event()
 
     def stale():
-        services.play_move(table.pk, mover, 0, move)
+        actions.play_move(table.pk, mover, 0, move)
 
     async def refused_move():
         await database_may_go.wait()
@@ -197,7 +197,7 @@ async def test_news_during_a_refused_move_here_reads_the_match(alice, bob, loads
     await asyncio.sleep(0)
     news = asyncio.create_task(snapshots.snapshot_at_least(table.pk, 1))
     database_may_go.set()
-    with pytest.raises(services.Conflict):
+    with pytest.raises(actions.Conflict):
         await moving
 
     snapshot = await news

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from games import presence, services
+from games import actions, presence
 from games.consumers.base import BURST, FLOOD_CLOSE_AFTER, MAX_MESSAGE_BYTES
 from games.models import Match
 from tests.play import HiddenCardWatch, fix_deck, pick_move, start_table
@@ -211,7 +211,7 @@ async def test_the_others_see_a_bot_stop_standing_in_when_the_person_moves_again
 
     def bob_runs_out_of_time():
         Match.objects.filter(pk=playing.pk).update(deadline=timezone.now() - timedelta(minutes=1))
-        return services.time_out_turn(playing.pk, 1)
+        return actions.time_out_turn(playing.pk, 1)
 
     assert await database_sync_to_async(bob_runs_out_of_time)()
     await at_alice.next("view", where=lambda m: m["seats"][1]["standing_in"])
@@ -239,9 +239,9 @@ async def test_alice_never_sees_bobs_hand_in_any_message_over_a_whole_match(
         match = await database_sync_to_async(Match.objects.get)(pk=table.pk)
         if match.to_move is None:
             break
-        game = await database_sync_to_async(services.game_of)(match)
+        game = await database_sync_to_async(match.game)()
         move = pick_move({"legal_moves": game.legal_moves()}, rng)
-        await database_sync_to_async(services.play_move)(table.pk, users[match.to_move], match.seq, move)
+        await database_sync_to_async(actions.play_move)(table.pk, users[match.to_move], match.seq, move)
         new_seq = match.seq + 1
         state = (await database_sync_to_async(Match.objects.get)(pk=table.pk)).state
         spectator = await watching.next("view", where=lambda m, s=new_seq: m["seq"] == s)
@@ -259,7 +259,7 @@ async def test_a_socket_is_sent_each_seq_once(playing, alice, bob, sockets, head
     at_bob = await sockets(path(playing), headers_for(bob))
     await at_bob.next("view")
 
-    await database_sync_to_async(services.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
+    await database_sync_to_async(actions.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
     await at_bob.next("view", where=lambda m: m["seq"] == 1)
 
     later = await at_bob.nothing_more()
@@ -267,11 +267,11 @@ async def test_a_socket_is_sent_each_seq_once(playing, alice, bob, sockets, head
 
 
 async def test_seats_filling_reach_the_table_without_a_move(alice, bob, sockets, headers_for):
-    table = await database_sync_to_async(services.create_table)(alice, rules="septica", players=2)
+    table = await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
     at_alice = await sockets(path(table), headers_for(alice))
     assert (await at_alice.next("view"))["status"] == "open"
 
-    await database_sync_to_async(services.join_table)(table.pk, bob)
+    await database_sync_to_async(actions.join_table)(table.pk, bob)
 
     started = await at_alice.next("view", where=lambda m: m["status"] == "playing")
     assert started["seats"][1]["name"] == "Bob" and len(started["view"]["hand"]) == 4
@@ -311,7 +311,7 @@ async def test_a_stale_move_over_the_socket_is_a_409_with_the_current_seq(
 ):
     at_bob = await sockets(path(playing), headers_for(bob))
     await at_bob.next("view")
-    await database_sync_to_async(services.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
+    await database_sync_to_async(actions.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
 
     await at_bob.send({"type": "move", "seq": 0, "move": {"type": "play", "card": "7C"}})
 
@@ -404,9 +404,9 @@ async def test_a_flood_closes_the_socket_with_4429(playing, alice, sockets, head
 async def test_sync_after_a_gap_sends_the_current_view(playing, alice, bob, sockets, headers_for):
     at_bob = await sockets(path(playing), headers_for(bob))
     await at_bob.next("view")
-    await database_sync_to_async(services.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
+    await database_sync_to_async(actions.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
     await at_bob.next("view", where=lambda m: m["seq"] == 1)
-    await database_sync_to_async(services.play_move)(playing.pk, bob, 1, {"type": "play", "card": "7C"})
+    await database_sync_to_async(actions.play_move)(playing.pk, bob, 1, {"type": "play", "card": "7C"})
     await at_bob.nothing_more()
 
     await at_bob.send({"type": "sync", "seq": 0})
@@ -429,7 +429,7 @@ async def test_a_reconnecting_client_gets_the_moves_it_missed(playing, alice, bo
     at_bob = await sockets(path(playing), headers_for(bob))
     await at_bob.next("view")
     await at_bob.disconnect()
-    await database_sync_to_async(services.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
+    await database_sync_to_async(actions.play_move)(playing.pk, alice, 0, {"type": "play", "card": "KH"})
 
     again = await sockets(path(playing), headers_for(bob))
 

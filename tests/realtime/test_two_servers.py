@@ -168,9 +168,8 @@ def test_a_move_through_either_server_reaches_the_socket_on_the_other(two_server
 
 
 def _a_legal_move(table) -> dict:
-    from games import services
 
-    return services.game_of(table.match).legal_moves()[0]
+    return table.match.game().legal_moves()[0]
 
 
 def test_revoking_a_token_closes_its_socket_on_the_other_server(two_servers, alice, bob):

@@ -9,9 +9,9 @@ import pytest
 from django.conf import settings as django_settings
 from django.core import mail
 
-from games import emails
+from games.after_commit import your_move
 from games.models import Match, Seat
-from games.tasks_email import your_move_email
+from games.tasks import your_move_email
 from tests.play import play_moves, start_table
 
 
@@ -21,13 +21,13 @@ def fresh_limits(settings, monkeypatch):
     settings.SITE_URL = "https://septica.example"
     settings.YOUR_MOVE_EMAILS_PER_DAY = 20
     # Ids come back in SQLite tests and the cache outlives a test: count each test's days apart.
-    day_key, test_run = emails.day_key, uuid.uuid4().hex
-    monkeypatch.setattr(emails, "day_key", lambda user_id: f"{day_key(user_id)}:{test_run}")
+    day_key, test_run = your_move.day_key, uuid.uuid4().hex
+    monkeypatch.setattr(your_move, "day_key", lambda user_id: f"{day_key(user_id)}:{test_run}")
 
 
 @pytest.fixture
 def nobody_present(monkeypatch):
-    monkeypatch.setattr(emails, "is_present", lambda table_id, user_id: False)
+    monkeypatch.setattr(your_move, "is_present", lambda table_id, user_id: False)
 
 
 def bobs_move(alice, bob, **table_options):
@@ -178,29 +178,25 @@ def test_a_failed_send_is_released_so_a_retry_can_send_it(alice, bob, nobody_pre
     with monkeypatch.context() as patch:
         patch.setattr("django.core.mail.EmailMultiAlternatives.send", broken)
         with pytest.raises(OSError):
-            emails.send_if_away(match.pk, match.seq)
-    assert emails.send_if_away(match.pk, match.seq) is True
+            your_move.send_if_away(match.pk, match.seq)
+    assert your_move.send_if_away(match.pk, match.seq) is True
 
     assert len(mail.outbox) == 1
 
 
-def test_a_finished_match_queues_nothing(monkeypatch):
-    queued = []
-    monkeypatch.setattr(your_move_email, "apply_async", lambda *args, **kwargs: queued.append(args))
+def test_a_finished_match_queues_nothing(sent_tasks):
+    your_move.queue_check(1, 40, None)
 
-    emails.after_match_changed(1, 40, None)
-
-    assert queued == []
+    assert sent_tasks == []
 
 
-def test_a_change_queues_the_check_after_the_delay(monkeypatch, settings):
+def test_a_change_queues_the_check_after_the_delay(sent_tasks, settings):
     settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 45
-    queued = []
-    monkeypatch.setattr(your_move_email, "apply_async", lambda args, countdown: queued.append((args, countdown)))
 
-    emails.after_match_changed(7, 3, 1)
+    your_move.queue_check(7, 3, 1)
 
-    assert [(args[:2], countdown) for args, countdown in queued] == [((7, 3), 45)]
+    assert [(name, args[:2], options) for name, args, options in sent_tasks] == [
+        (your_move_email.name, (7, 3), {"countdown": 45})]
 
 
 def test_a_task_for_an_earlier_match_with_the_same_id_sends_nothing(alice, bob, nobody_present):
@@ -221,7 +217,7 @@ def test_the_worker_mails_bob_after_the_delay(running_worker, alice, bob, settin
     queued = time.monotonic()
     table, match = bobs_move(alice, bob)
 
-    emails.after_match_changed(match.pk, match.seq, match.to_move)
+    your_move.queue_check(match.pk, match.seq, match.to_move)
 
     deadline = time.monotonic() + 20
     while not mail.outbox and time.monotonic() < deadline:
@@ -232,12 +228,10 @@ def test_the_worker_mails_bob_after_the_delay(running_worker, alice, bob, settin
 
 
 @pytest.fixture
-def queued_checks(monkeypatch, settings):
-    """The your-move checks queued, as ((match id, seq), countdown) pairs."""
+def queued_checks(sent_tasks, settings):
+    """The your-move checks queued so far, as ((match id, seq), countdown) pairs."""
     settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 60
-    queued = []
-    monkeypatch.setattr(your_move_email, "apply_async", lambda args, countdown: queued.append((args[:2], countdown)))
-    return queued
+    return lambda: [(args[:2], options["countdown"]) for name, args, options in sent_tasks if name == your_move_email.name]
 
 
 def moves_until_bobs_turn(table, bob, capture_on_commit):
@@ -256,7 +250,7 @@ def test_alices_move_queues_bobs_email_check_after_commit(
 ):
     match = moves_until_bobs_turn(start_table(alice, [bob]), bob, django_capture_on_commit_callbacks)
 
-    assert queued_checks[-1] == ((match.pk, match.seq), 60)
+    assert queued_checks()[-1] == ((match.pk, match.seq), 60)
 
 
 def test_no_check_is_queued_while_bob_sits_at_the_table(alice, bob, queued_checks, django_capture_on_commit_callbacks):
@@ -270,7 +264,7 @@ def test_no_check_is_queued_while_bob_sits_at_the_table(alice, bob, queued_check
     finally:
         presence.leave(key)
 
-    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks]
+    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks()]
 
 
 def test_no_check_is_queued_for_bob_who_turned_the_emails_off(
@@ -281,7 +275,7 @@ def test_no_check_is_queued_for_bob_who_turned_the_emails_off(
 
     match = moves_until_bobs_turn(start_table(alice, [bob]), bob, django_capture_on_commit_callbacks)
 
-    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks]
+    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks()]
 
 
 def test_the_email_is_rendered_in_bobs_profile_language(alice, bob, nobody_present):

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from games import services
+from games import actions
 from tests.browser.tables import log_in
 
 from .pages import EXAMPLE_PAGES, RULES_PAGES
@@ -61,7 +61,7 @@ def test_the_example_cards_are_drawn_and_grow_on_a_desktop(live_server, new_cont
 
 
 def test_a_player_follows_the_table_dialog_to_the_rules_of_its_eights(live_server, new_context, alice):
-    table = services.create_table(alice, rules="septica", players=3, options={"eights_cut": True})
+    table = actions.create_table(alice, rules="septica", players=3, options={"eights_cut": True})
     context = new_context(viewport=PHONE)
     log_in(context, live_server, alice)
     page = context.new_page()

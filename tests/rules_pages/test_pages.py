@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.describe import RULES_NAMES
+from games.words.rulesets import RULES_NAMES
 
 from .pages import CARD, EXAMPLE_PAGES, RULES_PAGES, article, example_strips, figure, get_page, headings, ids
 

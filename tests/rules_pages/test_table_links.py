@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from games import services
+from games import actions
 
 from .pages import get_page, ids
 
@@ -37,7 +37,7 @@ def option_links(client, table) -> list[str]:
 def test_the_rules_dialog_links_to_the_section_of_each_option_the_table_plays_with(
     client, alice, rules, players, options, anchors
 ):
-    table = services.create_table(alice, rules=rules, players=players, options=options)
+    table = actions.create_table(alice, rules=rules, players=players, options=options)
     client.force_login(alice)
 
     assert option_links(client, table) == [f"/rules/{rules}/#{anchor}" for anchor in anchors]
@@ -48,15 +48,15 @@ def test_every_option_section_a_table_can_link_to_exists_in_both_languages(clien
     client.force_login(alice)
     # Private: a person may keep only three public tables waiting for players in the lobby.
     tables = [
-        services.create_table(
+        actions.create_table(
             alice, rules="septica", players=3, options={"eights_cut": True, "match": match}, private=True
         )
         for match in ("points-8", "points-21", "best-of-3", "best-of-5", "first-to-10")
     ]
     tables += [
-        services.create_table(alice, rules="septica", players=4, options={}, private=True),
-        services.create_table(alice, rules="familie", players=2, options={}, private=True),
-        services.create_table(
+        actions.create_table(alice, rules="septica", players=4, options={}, private=True),
+        actions.create_table(alice, rules="familie", players=2, options={}, private=True),
+        actions.create_table(
             alice,
             rules="americana",
             players=2,
@@ -72,7 +72,7 @@ def test_every_option_section_a_table_can_link_to_exists_in_both_languages(clien
 
 def test_the_links_are_named_in_romanian_for_a_romanian_player(client, make_user):
     dana = make_user("dana", preferred_language="ro")
-    table = services.create_table(dana, rules="septica", players=3, options={"eights_cut": True})
+    table = actions.create_table(dana, rules="septica", players=3, options={"eights_cut": True})
     client.force_login(dana)
 
     html = client.get(f"/tables/{table.pk}/", HTTP_ACCEPT_LANGUAGE="ro").content.decode()

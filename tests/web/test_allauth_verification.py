@@ -15,7 +15,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from games.tasks_email import your_move_email
+from games.after_commit import your_move
+from games.tasks import your_move_email
 from tests.web.test_accounts import logged_in_user, sign_up
 
 # allauth counts in the cache, which outlives a test (tests/conftest.py).
@@ -26,11 +27,9 @@ User = get_user_model()
 
 @pytest.fixture(autouse=True)
 def mail_here(settings, monkeypatch):
-    from games import emails
-
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     settings.SITE_URL = "https://septica.example"
-    monkeypatch.setattr(emails, "is_present", lambda table_id, user_id: False)
+    monkeypatch.setattr(your_move, "is_present", lambda table_id, user_id: False)
 
 
 def confirmation_path(message) -> str:

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import actions
 from games.models import Match
 from tests.play import finished_match, seated_table
 
@@ -167,7 +167,7 @@ def test_the_table_page_and_its_api_answers_are_never_stored(client, alice, bob,
 
 
 def test_joining_leaving_and_a_rematch_are_never_stored(client, alice, bob, charlie):
-    open_table = services.create_table(charlie, rules="septica", players=3, seconds_per_move=86400)
+    open_table = actions.create_table(charlie, rules="septica", players=3, seconds_per_move=86400)
     finished = finished_match(alice, [bob])
     client.force_login(alice)
 

@@ -8,7 +8,7 @@ import uuid
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import actions
 from games.models import Table, TableStatus
 
 
@@ -108,7 +108,7 @@ def test_a_fifth_unfinished_table_is_refused_until_one_finishes(client, alice, l
 
 def test_other_peoples_tables_do_not_count_against_mine(client, alice, bob, limits):
     for _ in range(2):
-        services.create_table(bob, rules="septica", players=2)
+        actions.create_table(bob, rules="septica", players=2)
     client.force_login(alice)
 
     assert api_create(client).status_code == 201
@@ -122,7 +122,7 @@ def test_the_api_answers_429_in_json_when_tables_are_made_too_fast(client, alice
     client.force_login(alice)
     for _ in range(3):
         table_id = api_create(client, private=True).json()["id"]
-        services.leave_table(table_id, alice)
+        actions.leave_table(table_id, alice)
 
     response = api_create(client, private=True)
 
@@ -150,7 +150,7 @@ def test_the_page_and_the_api_share_one_budget_and_the_page_says_why(client, ali
 
 def test_a_flood_of_one_hundred_tables_leaves_the_lobby_mostly_to_others(client, alice, bob):
     # The defaults, as a script would meet them.
-    services.create_table(bob, rules="septica", players=2)
+    actions.create_table(bob, rules="septica", players=2)
     client.force_login(alice)
 
     answers = [api_create(client).status_code for _ in range(100)]
@@ -168,14 +168,14 @@ def test_a_staff_member_runs_a_limited_number_of_bot_tables(make_user, limits):
     staff = make_user("staffer", is_staff=True)
     other = make_user("other_staffer", is_staff=True)
     for _ in range(2):
-        services.create_bot_table(staff, rules="septica", players=2)
+        actions.create_bot_table(staff, rules="septica", players=2)
 
-    with pytest.raises(services.Conflict) as refusal:
-        services.create_bot_table(staff, rules="septica", players=2)
+    with pytest.raises(actions.Conflict) as refusal:
+        actions.create_bot_table(staff, rules="septica", players=2)
 
     assert "2 bot tables" in refusal.value.message
     assert Table.objects.filter(created_by=staff).count() == 2
-    services.create_bot_table(other, rules="septica", players=2)  # each staff member has their own
+    actions.create_bot_table(other, rules="septica", players=2)  # each staff member has their own
 
 
 def test_a_rematch_counts_as_a_new_table(client, alice, limits):

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import actions
 from games.forms import PRESETS
 from games.models import Table, TableStatus
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def new_table(user, **fields) -> Table:
     fields.setdefault("rules", "septica")
     fields.setdefault("players", 2)
-    return services.create_table(user, **fields)
+    return actions.create_table(user, **fields)
 
 
 def listed_ids(response) -> list[int]:
@@ -47,11 +47,11 @@ def test_the_lobby_lists_open_public_tables_only(client, alice, bob, charlie):
     closed = new_table(alice)
     Table.objects.filter(pk=closed.pk).update(closed=True)
     playing = new_table(bob)
-    services.join_table(playing.pk, charlie)
+    actions.join_table(playing.pk, charlie)
     finished = new_table(charlie)
     Table.objects.filter(pk=finished.pk).update(status=TableStatus.FINISHED)
     left = new_table(charlie, players=3)
-    services.leave_table(left.pk, charlie)
+    actions.leave_table(left.pk, charlie)
 
     response = client.get(reverse("lobby"))
 
@@ -73,7 +73,7 @@ def test_the_lobby_says_the_rules_options_seats_and_time_in_plain_words(client, 
         players=3,
         options={"target": 501, "jokers": True},
         seconds_per_move=86400,
-        bots=[services.BotSpec(seat=2, level="expert", style="aggressive")],
+        bots=[actions.BotSpec(seat=2, level="expert", style="aggressive")],
     )
 
     page = client.get(reverse("lobby")).content.decode()
@@ -109,7 +109,7 @@ def test_a_player_joins_from_the_lobby_and_the_full_table_starts(client, alice, 
 
 def test_joining_a_table_that_filled_meanwhile_says_so(client, alice, bob, charlie):
     table = new_table(alice)
-    services.join_table(table.pk, charlie)
+    actions.join_table(table.pk, charlie)
     client.force_login(bob)
 
     response = client.post(reverse("lobby_join", args=[table.pk]), follow=True)
@@ -129,7 +129,7 @@ def test_anonymous_join_is_sent_to_log_in(client, alice):
 
 def test_my_own_table_in_the_lobby_offers_the_table_and_leave(client, alice, bob):
     table = new_table(alice, players=3)
-    services.join_table(table.pk, bob)
+    actions.join_table(table.pk, bob)
     client.force_login(bob)
     page = client.get(reverse("lobby")).content.decode()
     assert "Go to the table" in page and ">Leave<" in page
@@ -142,9 +142,9 @@ def test_my_own_table_in_the_lobby_offers_the_table_and_leave(client, alice, bob
 
 def test_a_seat_kept_for_a_rematch_is_not_offered_to_others(client, alice, bob, charlie):
     table = new_table(alice)
-    services.join_table(table.pk, bob)
+    actions.join_table(table.pk, bob)
     Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
-    services.rematch(table.pk, alice)
+    actions.rematch(table.pk, alice)
     client.force_login(charlie)
 
     page = client.get(reverse("lobby")).content.decode()

@@ -1,4 +1,4 @@
-"""The move path's hand-built SQL (games/move_rows.py) reads and writes exactly
+"""The move path's hand-built SQL (games/sql/move_rows.py) reads and writes exactly
 what the ORM reads and writes, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import pytest
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
 
-from games import move_rows, prepared_sql, services
+from games import actions
 from games.models import Actor, Match, Move, Seat
+from games.sql import move_rows
+from games.sql import prepared as prepared_sql
 from tests.play import play_moves, start_table
 
 
@@ -27,7 +29,7 @@ def time_zones_of(instance) -> dict:
 @pytest.mark.django_db
 def test_the_locked_read_gives_the_match_table_seats_and_people_as_the_orm_does(alice, bob, make_user):
     carol = make_user("carol", display_name="Carol")
-    table = start_table(alice, [bob, carol], players=4, options={"teams": False}, bots=[services.BotSpec(seat=3)])
+    table = start_table(alice, [bob, carol], players=4, options={"teams": False}, bots=[actions.BotSpec(seat=3)])
 
     with transaction.atomic():
         match, seats = move_rows.locked_match_with_seats(table.pk)
@@ -61,7 +63,7 @@ def test_no_such_match_reads_as_none(alice):
 def test_a_stored_move_reads_back_through_the_orm_as_written(alice, bob):
     table = start_table(alice, [bob])
     match = Match.objects.select_related("table").get(pk=table.pk)
-    game = services.game_of(match)
+    game = match.game()
     move = game.view(match.to_move)["legal_moves"][0]
     user = alice if match.to_move == 0 else bob
     new_game = game.play(move)

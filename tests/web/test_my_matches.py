@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import actions
 from games.models import Actor, Match, Table, TableStatus
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 def new_table(user, others=(), **fields) -> Table:
     fields.setdefault("rules", "septica")
     fields.setdefault("players", 2)
-    table = services.create_table(user, **fields)
+    table = actions.create_table(user, **fields)
     for other in others:
-        services.join_table(table.pk, other, invite_code=table.invite_code)
+        actions.join_table(table.pk, other, invite_code=table.invite_code)
     table.refresh_from_db()
     return table
 
@@ -31,8 +31,8 @@ def play_to_the_end(table: Table) -> Match:
         match = Match.objects.get(pk=table.pk)
         if match.result is not None:
             return match
-        game = services.game_of(match)
-        services.play_for_seat(match.pk, game.to_move, match.seq, game.legal_moves()[0], Actor.BOT)
+        game = match.game()
+        actions.play_for_seat(match.pk, game.to_move, match.seq, game.legal_moves()[0], Actor.BOT)
     raise AssertionError("the match did not end")
 
 
@@ -108,7 +108,7 @@ def test_finished_matches_say_who_won(client, alice, bob, winners, alice_reads, 
 
 def test_a_table_called_off_before_it_started_is_not_listed(client, alice):
     table = new_table(alice)
-    services.leave_table(table.pk, alice)
+    actions.leave_table(table.pk, alice)
     client.force_login(alice)
 
     assert table.pk not in listed_ids(client.get(reverse("my_matches")).content.decode())
@@ -131,7 +131,7 @@ def test_a_rematch_through_the_page_keeps_the_bots_and_a_seat_for_the_other_play
         [bob],
         players=3,
         options={"match": "points-8"},
-        bots=[services.BotSpec(seat=2, level="expert", style="cautious")],
+        bots=[actions.BotSpec(seat=2, level="expert", style="cautious")],
     )
     play_to_the_end(old)
     client.force_login(alice)
@@ -183,7 +183,7 @@ def test_a_private_rematch_invitation_lets_the_invited_player_in(client, alice, 
 def test_the_api_lists_rematch_invitations(client, alice, bob):
     old = new_table(alice, [bob])
     finish_with(old, [8, 0], [0])
-    new = services.rematch(old.pk, alice)
+    new = actions.rematch(old.pk, alice)
     client.force_login(bob)
 
     data = client.get(reverse("api_my_matches")).json()

@@ -15,7 +15,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
-from games import services
+from games import actions
 from games.models import Match, Move, Seat, Table, TableStatus
 from tests.play import finished_match, seated_table
 
@@ -57,7 +57,7 @@ def as_charlie(charlie):
 
 
 def open_private(alice, bob):
-    return services.create_table(alice, rules="septica", players=3, options={}, private=True)
+    return actions.create_table(alice, rules="septica", players=3, options={}, private=True)
 
 
 def playing_private(alice, bob):
@@ -146,7 +146,7 @@ def test_an_outsider_of_a_public_table_still_learns_they_have_no_seat(alice, bob
 
 def test_a_player_kept_a_seat_in_a_private_rematch_is_told_they_have_no_seat_yet(alice, bob):
     old = finished_match(alice, [bob], private=True).table
-    rematch = services.rematch(old.pk, alice)
+    rematch = actions.rematch(old.pk, alice)
     client = Client()
     client.force_login(bob)
 

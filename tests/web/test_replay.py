@@ -7,7 +7,8 @@ import hashlib
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import actions
+from games.engine import rules_for
 from games.models import Move
 from tests.play import finished_match, play_moves, seated_table
 
@@ -33,7 +34,7 @@ def replay_steps(client, table_id: int, **params) -> list[dict]:
 def test_the_replay_has_every_move_with_all_hands(client, alice, bob, rules):
     match = finished_match(alice, [bob], rules=rules, options={"match": "points-8"} if rules == "septica" else {})
     moves = list(Move.objects.filter(match=match).order_by("seq"))
-    dealt = match.table.engine_rules.new_game(players=2, options=match.table.options, seed=int(match.seed))
+    dealt = rules_for(match.table.rules).new_game(players=2, options=match.table.options, seed=int(match.seed))
     client.force_login(alice)
 
     steps = replay_steps(client, match.pk)
@@ -81,7 +82,7 @@ def test_there_is_no_replay_of_a_match_still_being_played(client, alice, bob, mo
 
 
 def test_there_is_no_replay_of_an_open_table(client, alice):
-    table = services.create_table(alice, rules="septica", players=2)
+    table = actions.create_table(alice, rules="septica", players=2)
     client.force_login(alice)
 
     assert client.get(reverse("replay", args=[table.pk])).status_code == 404
@@ -119,7 +120,7 @@ def test_the_seed_is_only_revealed_once_the_match_is_over(client, alice, bob):
 
 
 def test_a_table_with_a_free_seat_never_shows_its_seed(client, alice):
-    table = services.create_table(alice, rules="septica", players=2)
+    table = actions.create_table(alice, rules="septica", players=2)
     client.force_login(alice)
 
     answer = client.get(reverse("api_table", args=[table.pk])).json()

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from games import services
+from games import actions
 from games.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -17,8 +17,8 @@ pytestmark = pytest.mark.django_db
 def started_table(alice, bob, **fields):
     fields.setdefault("rules", "septica")
     fields.setdefault("players", 2)
-    table = services.create_table(alice, **fields)
-    services.join_table(table.pk, bob, invite_code=table.invite_code)
+    table = actions.create_table(alice, **fields)
+    actions.join_table(table.pk, bob, invite_code=table.invite_code)
     return table
 
 
@@ -83,7 +83,7 @@ def test_a_spectator_of_a_public_table_sees_no_hand(client, alice, bob, charlie)
 
 
 def test_a_visitor_who_is_not_logged_in_watches_and_is_offered_a_log_in(client, alice):
-    table = services.create_table(alice, rules="septica", players=2)
+    table = actions.create_table(alice, rules="septica", players=2)
 
     html = client.get(f"/tables/{table.pk}/").content.decode()
 
@@ -92,7 +92,7 @@ def test_a_visitor_who_is_not_logged_in_watches_and_is_offered_a_log_in(client, 
 
 
 def test_a_private_table_is_not_found_by_outsiders(client, alice, charlie):
-    table = services.create_table(alice, rules="septica", players=2, private=True)
+    table = actions.create_table(alice, rules="septica", players=2, private=True)
     client.force_login(charlie)
 
     assert client.get(f"/tables/{table.pk}/").status_code == 404
@@ -100,7 +100,7 @@ def test_a_private_table_is_not_found_by_outsiders(client, alice, charlie):
 
 
 def test_the_invite_link_opens_a_private_table(client, alice, charlie):
-    table = services.create_table(alice, rules="septica", players=2, private=True)
+    table = actions.create_table(alice, rules="septica", players=2, private=True)
     client.force_login(charlie)
 
     response = client.get(f"/tables/{table.pk}/invite/{table.invite_code}/", follow=True)
@@ -111,7 +111,7 @@ def test_the_invite_link_opens_a_private_table(client, alice, charlie):
 
 
 def test_seated_players_of_a_private_table_get_the_invite_link(client, alice):
-    table = services.create_table(alice, rules="septica", players=2, private=True)
+    table = actions.create_table(alice, rules="septica", players=2, private=True)
     client.force_login(alice)
 
     html = client.get(f"/tables/{table.pk}/").content.decode()
@@ -120,7 +120,7 @@ def test_seated_players_of_a_private_table_get_the_invite_link(client, alice):
 
 
 def test_the_rules_dialog_lists_the_options_of_a_septica_table(client, alice):
-    table = services.create_table(
+    table = actions.create_table(
         alice, rules="septica", players=3, options={"eights_cut": True, "match": "best-of-3"}, seconds_per_move=60
     )
 
@@ -134,7 +134,7 @@ def test_the_rules_dialog_lists_the_options_of_a_septica_table(client, alice):
 
 
 def test_the_rules_dialog_lists_the_options_of_an_americana_table(client, alice):
-    table = services.create_table(
+    table = actions.create_table(
         alice, rules="americana", players=2, options={"jokers": True, "target": 301, "pairs": False}
     )
 

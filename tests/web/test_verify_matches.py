@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.engine import rules_for
 from games.models import Match, Move, TableStatus
 from games.replay import verify
 from tests.play import finished_match, play_moves, seated_table
@@ -45,7 +46,7 @@ def test_a_match_played_to_the_end_replays_exactly(alice, bob, rules, options):
 def test_it_reports_a_move_whose_card_was_changed_with_the_first_bad_seq(alice, bob):
     match = finished_match(alice, [bob], options={"match": "points-8"})
     first_play = Move.objects.filter(match=match, move__type="play").order_by("seq").first()
-    dealt = match.table.engine_rules.new_game(players=2, options=match.table.options, seed=int(match.seed))
+    dealt = rules_for(match.table.rules).new_game(players=2, options=match.table.options, seed=int(match.seed))
     in_the_other_hand = dealt.to_state()["hands"][1 - first_play.seat][0]
     first_play.move = {"type": "play", "card": in_the_other_hand}
     first_play.save()

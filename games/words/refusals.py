@@ -14,9 +14,9 @@ import re
 from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
-from .describe import rules_name
+from .rulesets import rules_name
 
-# Kept as msgids; the same words name ranks on the table page (views/table.py).
+# Kept as msgids; the same words name ranks on the table page (words/cards.py).
 RANK_PHRASES = (
     gettext_noop("a two"), gettext_noop("a three"), gettext_noop("a four"), gettext_noop("a five"),
     gettext_noop("a six"), gettext_noop("a seven"), gettext_noop("an eight"), gettext_noop("a nine"),

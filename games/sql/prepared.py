@@ -1,4 +1,4 @@
-"""Cursors for the move path's hand-built SQL (games/move_rows.py).
+"""Cursors for the move path's hand-built SQL (games/sql/move_rows.py).
 
 On PostgreSQL with the connection pool (settings.py turns preparing on for
 it) the statements are prepared, once per connection. Django turns

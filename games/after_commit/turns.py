@@ -1,8 +1,9 @@
 """What a committed change to a match sets in motion: a bot's turn, or the
 countdown to a person's turn deadline.
 
-`after_match_changed` runs on commit (notify's match-changed send calls it),
-so no task ever names a move that was not stored. Every task carries
+`schedule` runs on commit (games/actions/on_commit.py hands it the turn), so
+no task ever names a move that was not stored. Tasks are sent by name: this
+module imports no task, and the tasks import the actions. Every task carries
 `(match_id, seq)` and does nothing once the match has moved on, which makes a
 lost, late or doubled task harmless: the sweeper in `tasks.sweep_deadlines`
 re-sends what was lost.
@@ -15,7 +16,6 @@ within moments of Redis coming back.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import threading
 import time
@@ -27,7 +27,9 @@ from django.conf import settings
 from django.db.models import F
 from kombu.exceptions import OperationalError
 
-from .models import Seat, TableStatus
+from septica_site.celery import app
+
+from ..models import Seat, TableStatus
 
 logger = logging.getLogger(__name__)
 
@@ -41,30 +43,25 @@ class Turn:
     seconds_per_move: int
 
 
-_known = threading.local()
-
-
-@contextlib.contextmanager
-def known_turn(match_id: int, seq: int, turn: Turn):
-    """Within this block `after_match_changed(match_id, seq)` uses `turn` instead of
-    reading the seat to move (the write that just committed read it under its lock)."""
-    _known.turn = (match_id, seq, turn)
+def schedule(match_id: int, seq: int, turn: Turn | None) -> None:
+    """Queue what the turn at `seq` needs (`turn` None: nobody is to move); never raises (the move is stored)."""
     try:
-        yield
-    finally:
-        _known.turn = None
-
-
-def after_match_changed(match_id: int, seq: int) -> None:
-    """Queue whatever must happen next at seq `seq`; never raises (the move is stored)."""
-    try:
-        _schedule(match_id, seq)
+        _schedule(match_id, seq, turn)
     except Exception:  # a broker hiccup must not fail a stored move: the sweeper catches up
         logger.warning("could not schedule the next turn of match %s at seq %s", match_id, seq, exc_info=True)
 
 
-def _schedule(match_id: int, seq: int) -> None:
-    turn = _turn(match_id, seq)
+def schedule_reading(match_id: int, seq: int) -> None:
+    """`schedule`, for a writer that did not read the seat to move: read it now."""
+    try:
+        turn = turn_at(match_id, seq)
+    except Exception:
+        logger.warning("could not read the next turn of match %s at seq %s", match_id, seq, exc_info=True)
+        return
+    schedule(match_id, seq, turn)
+
+
+def _schedule(match_id: int, seq: int, turn: Turn | None) -> None:
     if turn is None:
         return
     if turn.by_bot:
@@ -78,6 +75,7 @@ def _schedule(match_id: int, seq: int) -> None:
 
 # --- queuing, and queuing again --------------------------------------------------------
 BOT_TURN, TURN_DEADLINE = "bot_turn", "turn_deadline"
+BOT_TURN_TASK, TURN_DEADLINE_TASK = "games.tasks.bot_turn", "games.tasks.turn_deadline"  # games/tasks.py
 RESEND_EVERY_SECONDS = 1.0
 MAX_UNSENT = 10_000  # beyond this the oldest are dropped: the sweeper finds them
 # What queuing raises when the broker cannot be reached (Celery wraps the
@@ -108,13 +106,11 @@ def _queue(task: Task) -> None:
 
 
 def _send(task: Task) -> None:
-    from . import tasks  # tasks imports services, which imports notify, which calls us
-
     # retry=False: fail at once (the request that moved is waiting); _resend_unsent retries.
     if task.name == BOT_TURN:
-        tasks.bot_turn.apply_async((task.match_id, task.seq), countdown=settings.BOT_MOVE_DELAY_SECONDS, retry=False)
+        app.send_task(BOT_TURN_TASK, (task.match_id, task.seq), countdown=settings.BOT_MOVE_DELAY_SECONDS, retry=False)
     else:
-        tasks.turn_deadline.apply_async((task.match_id, task.seq), eta=task.eta, retry=False)
+        app.send_task(TURN_DEADLINE_TASK, (task.match_id, task.seq), eta=task.eta, retry=False)
 
 
 def _keep_unsent(task: Task) -> None:
@@ -156,14 +152,20 @@ def _resend_unsent() -> None:
                 return
 
 
-def _turn(match_id: int, seq: int) -> Turn | None:
-    known = getattr(_known, "turn", None)
-    if known is not None and known[:2] == (match_id, seq):
-        return known[2]
+def turn_at(match_id: int, seq: int) -> Turn | None:
+    """The turn to move at `seq`, if the match is still playing there (one query)."""
     seat = _seat_to_move(match_id, seq)
     if seat is None:
         return None
     return Turn(seat.is_bot or seat.standing_in, seat.table.match.deadline, seat.table.seconds_per_move)
+
+
+def turn_of(seats, to_move: int | None, deadline, seconds_per_move: int) -> Turn | None:
+    """The turn to move, from the seats a write read under its lock."""
+    seat = next((seat for seat in seats if seat.number == to_move), None) if to_move is not None else None
+    if seat is None:
+        return None
+    return Turn(seat.is_bot or seat.standing_in, deadline, seconds_per_move)
 
 
 def _seat_to_move(match_id: int, seq: int) -> Seat | None:

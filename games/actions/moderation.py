@@ -1,6 +1,6 @@
 """What moderators do to tables and players, and the reports players send them.
 
-Like games/services.py, every function here runs in one transaction, locks
+Like the other actions, every function here runs in one transaction, locks
 what it changes, writes its `ModerationAction` (the audit log) in that same
 transaction, and announces the change only after commit. The admin
 (games/admin.py) and the report form only parse and call these.
@@ -15,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import notify, scheduling
-from .models import BotLevel, BotStyle, Match, ModerationAction, ModerationKind, Report, Seat, Table, TableStatus
-from .services import BadRequest, Conflict, NotAllowed, NotFound, check_may_play
+from ..models import BotLevel, BotStyle, Match, ModerationAction, ModerationKind, Report, Seat, Table, TableStatus
+from . import on_commit
+from .checks import check_may_play
+from .errors import BadRequest, Conflict, NotAllowed, NotFound
 
 MODERATE_PERMISSION = "games.moderate"
 MAX_REASON_CHARS = 2000
@@ -47,7 +48,7 @@ def _audit(moderator, kind: str, reason: str, **about) -> ModerationAction:
 
 
 def _locked_table_and_match(table_id: int) -> tuple[Table, Match]:
-    # The match before its seats, in the order services.play_move locks them.
+    # The match before its seats, in the order the move actions lock them.
     match = Match.objects.select_for_update().select_related("table").filter(pk=table_id).first()
     if match is None:
         raise NotFound(_("There is no such table."))
@@ -68,8 +69,8 @@ def abort_table(moderator, table_id: int, reason) -> Table:
         match.abort_reason, match.deadline, match.finished_at = reason, None, timezone.now()
         match.save(update_fields=["abort_reason", "deadline", "finished_at"])
         _audit(moderator, ModerationKind.ABORT, reason, table=table, seq=match.seq)
-        notify.table_changed_on_commit(table.pk)
-        notify.lobby_changed_on_commit()
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
     return table
 
 
@@ -83,8 +84,8 @@ def set_table_flag(moderator, table_id: int, kind: str, reason) -> Table:
         setattr(table, field, value)
         table.save(update_fields=[field])
         _audit(moderator, kind, reason, table=table, seq=match.seq)
-        notify.table_changed_on_commit(table.pk)
-        notify.lobby_changed_on_commit()
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
     return table
 
 
@@ -114,22 +115,16 @@ def remove_player(moderator, table_id: int, seat_number: int, reason) -> Seat:
         _audit(moderator, ModerationKind.REMOVE_PLAYER, reason, table=table, seq=match.seq, user_id=removed_id,
                seat=seat.number)
         _bot_takes_turn_on_commit(table, match, seat.number)
-        notify.table_changed_on_commit(table.pk)
-        notify.lobby_changed_on_commit()
-        _matches_changed_on_commit(removed_id, table.pk)  # they no longer sit there
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
+        on_commit.matches_changed(removed_id, table.pk)  # they no longer sit there
     return seat
 
 
 def _bot_takes_turn_on_commit(table: Table, match: Match, seat_number: int) -> None:
     """If it is that seat's move, queue the bot's turn (nothing else would: no move was made)."""
     if table.status == TableStatus.PLAYING and match.to_move == seat_number:
-        match_id, seq = match.pk, match.seq
-        transaction.on_commit(lambda: scheduling.after_match_changed(match_id, seq))
-
-
-def _matches_changed_on_commit(user_id: int, table_id: int) -> None:
-    message = {"type": "matches.changed", "table": table_id}
-    transaction.on_commit(lambda: notify.publish([(notify.user_group(user_id), message)]))
+        on_commit.turn_changed(match.pk, match.seq)
 
 
 # --- players ----------------------------------------------------------------------------
@@ -193,7 +188,7 @@ def _bots_stand_in_for(user) -> None:
         seat.standing_in = True
         seat.save(update_fields=["standing_in"])
         _bot_takes_turn_on_commit(table, match, seat.number)
-        notify.table_changed_on_commit(table.pk)
+        on_commit.table_changed(table.pk)
 
 
 # --- reports ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Everything that leaves the database after a write, sent only on commit.
+"""Live updates to the sockets' groups, called once a write has committed.
 
 Group messages name what changed and its seq, never a card: each websocket
 consumer builds its own viewer's view from the database.
@@ -24,11 +24,10 @@ from collections.abc import Iterable
 
 from asgiref.sync import SyncToAsync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import transaction
 
 from septica_site.channel_layers import UNREACHABLE, ChannelLayerUnavailable
 
-from . import emails, scheduling
+from ..models import Seat
 
 logger = logging.getLogger(__name__)
 
@@ -46,64 +45,32 @@ def user_group(user_id: int) -> str:
 
 
 # --- what is sent ------------------------------------------------------------------
-def match_changed_on_commit(
-    match_id: int, seq: int, to_move: int | None, deadline, seats=None, seconds_per_move: int | None = None
-) -> None:
-    """After commit: the table's sockets hear "match changed, seq n"; its people's My matches refresh.
+def match_changed(match_id: int, seq: int, seats=None) -> None:
+    """The table's sockets hear "match changed, seq n"; its people's My matches refresh.
 
-    `seats` (the table's Seat rows, as the write left them under its lock) and
-    `seconds_per_move` spare the on-commit work from reading them again."""
-
-    def send():
-        messages = [(match_group(match_id), {"type": "match.changed", "match": match_id, "seq": seq})]
-        messages += _people_messages(match_id, seats)
-        publish(messages)
-        if seats is None or seconds_per_move is None:
-            scheduling.after_match_changed(match_id, seq)  # a bot's turn or the deadline's countdown
-            _mail(match_id, seq, to_move)  # a "your move" e-mail if that person stays away
-            return
-        seat = next((seat for seat in seats if seat.number == to_move), None) if to_move is not None else None
-        by_bot = seat is not None and (seat.is_bot or seat.standing_in)
-        turn = scheduling.Turn(by_bot, deadline, seconds_per_move) if seat is not None else None
-        with scheduling.known_turn(match_id, seq, turn):
-            scheduling.after_match_changed(match_id, seq)
-        if not by_bot:  # a bot (or a bot standing in) is never mailed: no check to queue
-            person = seat.user if seat is not None and seat.user_id is not None else None
-            _mail(match_id, seq, to_move, person=person)
-
-    transaction.on_commit(send)
+    `seats`: the table's Seat rows as the write left them (None: read them)."""
+    messages = [(match_group(match_id), {"type": "match.changed", "match": match_id, "seq": seq})]
+    publish(messages + _people_messages(match_id, seats))
 
 
-def _mail(match_id: int, seq: int, to_move: int | None, **known) -> None:
-    # Runs after the commit, inside the request that moved: with Redis down
-    # (the presence it reads, the broker it queues on) a reminder is lost,
-    # never the answer to a stored move.
-    try:
-        emails.after_match_changed(match_id, seq, to_move, **known)
-    except UNREACHABLE as error:
-        logger.warning("no your-move e-mail check for match %s at seq %s: %r", match_id, seq, error)
+def table_changed(table_id: int) -> None:
+    """Seats changed (joins, leaves, standing in): the same audiences as a move."""
+    messages = [(match_group(table_id), {"type": "table.changed", "table": table_id})]
+    publish(messages + _people_messages(table_id))
 
 
-def table_changed_on_commit(table_id: int) -> None:
-    """After commit: seats changed (joins, leaves, standing in); the same audiences as a move."""
-
-    def send():
-        messages = [(match_group(table_id), {"type": "table.changed", "table": table_id})]
-        messages += _people_messages(table_id)
-        publish(messages)
-
-    transaction.on_commit(send)
+def lobby_changed() -> None:
+    """An open table appeared, filled, started or went away."""
+    publish([(LOBBY_GROUP, {"type": "lobby.changed"})])
 
 
-def lobby_changed_on_commit() -> None:
-    """After commit: an open table appeared, filled, started or went away."""
-    transaction.on_commit(lambda: publish([(LOBBY_GROUP, {"type": "lobby.changed"})]))
+def matches_changed(user_id: int, table_id: int) -> None:
+    """One person's My matches refresh (they lost or got a seat at `table_id`)."""
+    publish([(user_group(user_id), {"type": "matches.changed", "table": table_id})])
 
 
 def _people_messages(table_id: int, seats=None) -> list[tuple[str, dict]]:
     """One `matches.changed` per person seated at, or invited to, the table."""
-    from .models import Seat
-
     if seats is not None:
         rows = [(seat.user_id, seat.reserved_for_id) for seat in seats]
     else:

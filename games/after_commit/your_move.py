@@ -1,9 +1,10 @@
 """E-mails saying "your move" to people who are away from their table.
 
-After every committed change `after_match_changed` queues one check for a
-little later (`YOUR_MOVE_EMAIL_DELAY_SECONDS`), so someone sitting at the table
-or answering at once never gets mail. The check (`send_if_away`, run by the
-task in `tasks_email.py`) looks again at run time: the match still at that
+After every committed change `queue_check` queues one check for a little
+later (`YOUR_MOVE_EMAIL_DELAY_SECONDS`), so someone sitting at the table or
+answering at once never gets mail. The check (`send_if_away`, run by the task
+`games.your_move_email` in games/tasks.py, which is sent by name) looks again
+at run time: the match still at that
 seq, a person (not a bot, nor a bot standing in) to move, wanting e-mail,
 with an address confirmed by its link, and no open socket at the table. Limits live in the cache
 and are claimed with `cache.add`, which is atomic on Redis and in memory: at
@@ -14,13 +15,11 @@ day. The hourly claim also makes a task delivered twice send one e-mail.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import time
 from datetime import UTC, datetime
 
 from allauth.account.utils import has_verified_email
-from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.core.cache import cache
 from django.core.mail import EmailMultiAlternatives
@@ -29,16 +28,22 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 
-from .describe import options_in_words, rules_name
-from .models import Match, Seat, TableStatus
+from septica_site.celery import app
+from septica_site.channel_layers import UNREACHABLE
+
+from .. import presence
+from ..models import Match, Seat, TableStatus
+from ..presenters import seat_json
+from ..words.rulesets import options_in_words, rules_name
 
 logger = logging.getLogger(__name__)
 
 HOUR = 3600
 DAY = 86400
+YOUR_MOVE_EMAIL_TASK = "games.your_move_email"  # games/tasks.py
 
 
-def after_match_changed(match_id: int, seq: int, to_move: int | None = -1, person=None) -> None:
+def queue_check(match_id: int, seq: int, to_move: int | None, person=None) -> None:
     """Queue the "your move" check for this change; call it after commit.
 
     `to_move` None means nobody is to move (the match is over): nothing to do.
@@ -46,16 +51,20 @@ def after_match_changed(match_id: int, seq: int, to_move: int | None = -1, perso
     cases queue nothing: someone at the table sees the move come in, and
     someone who wants no e-mail gets none (a queued task costs a broker
     round trip on every move).
+
+    Runs inside the request that moved: with Redis down (the presence it
+    reads, the broker it queues on) a reminder is lost, never the answer to
+    a stored move.
     """
     if to_move is None:
         return
-    if person is not None and (not wants_your_move_email(person) or is_present(match_id, person.pk)):
-        return
-    from .tasks_email import your_move_email
-
-    queued_at = time.time()
     try:
-        your_move_email.apply_async((match_id, seq, queued_at), countdown=settings.YOUR_MOVE_EMAIL_DELAY_SECONDS)
+        if person is not None and (not wants_your_move_email(person) or is_present(match_id, person.pk)):
+            return
+        app.send_task(YOUR_MOVE_EMAIL_TASK, (match_id, seq, time.time()),
+                      countdown=settings.YOUR_MOVE_EMAIL_DELAY_SECONDS)
+    except UNREACHABLE as error:
+        logger.warning("no your-move e-mail check for match %s at seq %s: %r", match_id, seq, error)
     except Exception:  # the move is stored; a lost reminder must not fail it
         logger.warning("could not queue the your-move e-mail for match %s", match_id, exc_info=True)
 
@@ -109,18 +118,7 @@ def address_is_verified(user) -> bool:
 
 def is_present(table_id: int, user_id: int) -> bool:
     """Whether the person has a socket open at this table (games.presence, kept by the consumers)."""
-    try:
-        from . import presence
-    except ImportError:  # no live tables in this build: nobody can be present
-        return False
-    answer = presence.is_present(table_id, user_id)
-    if inspect.isawaitable(answer):
-        answer = async_to_sync(_awaited)(answer)
-    return bool(answer)
-
-
-async def _awaited(awaitable):
-    return await awaitable
+    return bool(presence.is_present(table_id, user_id))
 
 
 # --- limits ---------------------------------------------------------------------
@@ -163,8 +161,6 @@ def _message(match: Match, seat: Seat) -> EmailMultiAlternatives:
 
 
 def _context(match: Match, seat: Seat) -> dict:
-    from .presenters import seat_json
-
     table = match.table
     others = Seat.objects.filter(table_id=table.pk).exclude(number=seat.number).select_related("user")
     return {

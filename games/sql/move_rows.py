@@ -13,7 +13,7 @@ those fields' adapters (writing) and converters (reading), so what is
 stored and read is exactly what the ORM would store and read, on
 PostgreSQL and on SQLite alike.
 
-On PostgreSQL the statements are prepared (games/prepared_sql.py).
+On PostgreSQL the statements are prepared (games/sql/prepared.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 
-from .models import Match, Move, Seat, Table
-from .prepared_sql import cursor_for
+from ..models import Match, Move, Seat, Table
+from .prepared import cursor_for
 
 
 @dataclass(frozen=True)
@@ -203,7 +203,7 @@ def log_move_and_store(match: Match, old_seq: int, move: Move, finished: bool) -
         return cursor.rowcount == 1
 
 
-# What a move may change (services._store writes them), read again by a
+# What a move may change (actions._store writes them), read again by a
 # server that holds the table's earlier state (games/consumers/snapshots.py).
 MOVED_MATCH_FIELDS = ("state", "seq", "to_move", "deadline", "result", "started_at", "finished_at", "abort_reason")
 

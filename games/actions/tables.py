@@ -1,0 +1,239 @@
+"""Tables: made, joined, left, started when full, asked for again after a match."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..engine import rules_for
+from ..models import BotLevel, BotStyle, Match, Seat, Table, TableStatus
+from . import on_commit
+from .checks import (
+    BotSpec,
+    check_bots,
+    check_may_play,
+    check_seconds_per_move,
+    check_table_rules,
+    deadline_after,
+    hidden_from,
+    locked_table,
+)
+from .errors import Conflict, NotAllowed, NotFound
+
+
+def create_table(
+    user,
+    *,
+    rules: str,
+    players: int,
+    options: dict | None = None,
+    seconds_per_move: int = 86400,
+    private: bool = False,
+    bots: list[BotSpec] = (),
+) -> Table:
+    """Create a table with the creator at seat 0 and bots where asked."""
+    check_may_play(user)
+    engine_rules, players, options = check_table_rules(rules, players, options)
+    seconds_per_move = check_seconds_per_move(seconds_per_move)
+    bots_by_seat = check_bots(bots, players)
+    with transaction.atomic():
+        _check_open_tables(user, waits_in_lobby=not private and len(bots_by_seat) < players - 1)
+        table = _new_table(
+            rules=engine_rules.slug, players=players, options=options,
+            seconds_per_move=seconds_per_move, private=bool(private), created_by=user,
+        )
+        now = timezone.now()
+        Seat.objects.bulk_create(
+            [_new_seat(table, number, user if number == 0 else None, bots_by_seat.get(number), now)
+             for number in range(players)]
+        )
+        _start_if_full(table)
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
+    return table
+
+
+def _tables_made_by(user):
+    """The unfinished tables `user` made, counted under a lock on the user's row, so
+    that two requests at once cannot both take the last place."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk").first()
+    return Table.objects.filter(created_by=user, status__in=(TableStatus.OPEN, TableStatus.PLAYING))
+
+
+def _check_open_tables(user, *, waits_in_lobby: bool) -> None:
+    counts = _tables_made_by(user).filter(hidden=False).aggregate(
+        unfinished=Count("pk"),
+        waiting=Count("pk", filter=Q(status=TableStatus.OPEN, private=False, closed=False)),
+    )
+    if counts["unfinished"] >= settings.OPEN_TABLES_PER_PERSON:
+        raise Conflict(ngettext(
+            "You already have %(count)d table that is not finished, the most one person may have. "
+            "Finish it, or leave it if it has not started, first.",
+            "You already have %(count)d tables that are not finished, the most one person may have. "
+            "Finish one, or leave one that has not started, first.",
+            counts["unfinished"]) % {"count": counts["unfinished"]})
+    if waits_in_lobby and counts["waiting"] >= settings.WAITING_TABLES_PER_PERSON:
+        raise Conflict(ngettext(
+            "You already have %(count)d public table waiting for players, the most one person may have. "
+            "Wait for it to start, or leave it, first.",
+            "You already have %(count)d public tables waiting for players, the most one person may have. "
+            "Wait for one to start, or leave one, first.",
+            counts["waiting"]) % {"count": counts["waiting"]})
+
+
+def _new_table(**fields) -> Table:
+    """A table and its match, whose seed is drawn (and its hash published) now."""
+    table = Table.objects.create(**fields)
+    seed = Match.new_seed()
+    Match.objects.create(table=table, seed=str(seed), seed_sha256=Match.hash_seed(seed))
+    return table
+
+
+def _new_seat(table: Table, number: int, user, bot: BotSpec | None, now) -> Seat:
+    if bot is not None:
+        return Seat(table=table, number=number, bot_level=bot.level, bot_style=bot.style, joined_at=now)
+    return Seat(table=table, number=number, user=user, joined_at=now if user else None)
+
+
+def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
+    """Seat the user at the first free seat; the match starts when the last fills."""
+    check_may_play(user)
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seats = list(table.seats.select_for_update().order_by("number"))
+        invited = invite_code == table.invite_code or any(seat.reserved_for_id == user.pk for seat in seats)
+        if table.private and not invited:
+            raise NotFound(_("There is no such table."))  # a private table does not exist to outsiders
+        mine = next((seat for seat in seats if seat.user_id == user.pk), None)
+        if mine is not None:
+            return mine
+        if table.status != TableStatus.OPEN:
+            raise Conflict(_("This table has already started."))
+        if table.closed:
+            raise NotAllowed(_("This table is closed to new players."))
+        free = next((seat for seat in seats if seat.is_free and seat.reserved_for_id == user.pk), None)
+        free = free or next((seat for seat in seats if seat.is_free_for(user)), None)
+        if free is None:
+            raise Conflict(_("This table is full."))
+        free.user, free.joined_at = user, timezone.now()
+        try:
+            free.save(update_fields=["user", "joined_at"])
+        except IntegrityError:
+            raise Conflict(_("You already sit at this table.")) from None
+        _start_if_full(table, seats)
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
+    return free
+
+
+
+def leave_table(table_id: int, user) -> None:
+    """Give up a seat before the match starts; the creator leaving closes the table."""
+    with transaction.atomic():
+        table = locked_table(table_id)
+        seat = table.seats.filter(user=user).first() if user.is_authenticated else None
+        if seat is None:
+            if hidden_from(table, user):
+                raise NotFound(_("There is no such table."))
+            raise NotAllowed(_("You have no seat at this table."))
+        if table.status != TableStatus.OPEN:
+            raise Conflict(_("The match has started: you can no longer leave this table."))
+        if table.created_by_id == user.pk:
+            table.status = TableStatus.ABORTED
+            table.save(update_fields=["status"])
+        else:
+            seat.user, seat.joined_at = None, None
+            seat.save(update_fields=["user", "joined_at"])
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
+
+
+def rematch(table_id: int, user) -> Table:
+    """A new table like a finished one: same rules, options and clock, bots in
+    their seats, and each person's seat kept for them (the asker sits at once).
+    Asking twice gives the same rematch."""
+    check_may_play(user)
+    with transaction.atomic():
+        old = locked_table(table_id)
+        old_seats = list(old.seats.order_by("number"))
+        if not any(seat.user_id == user.pk for seat in old_seats):
+            if hidden_from(old, user, old_seats):
+                raise NotFound(_("There is no such table."))
+            raise NotAllowed(_("Only the players of this match can ask for a rematch."))
+        if old.status != TableStatus.FINISHED:
+            raise Conflict(_("A rematch can only follow a finished match."))
+        existing = old.rematches.filter(status__in=[TableStatus.OPEN, TableStatus.PLAYING]).first()
+        if existing is not None:
+            join_table(existing.pk, user, invite_code=existing.invite_code)
+            return existing
+        # Its seats are kept for the old players, so it does not wait for strangers in the lobby.
+        _check_open_tables(user, waits_in_lobby=False)
+        table = _new_table(
+            rules=old.rules, players=old.players, options=old.options, seconds_per_move=old.seconds_per_move,
+            private=old.private, created_by=user, rematch_of=old,
+        )
+        now = timezone.now()
+        Seat.objects.bulk_create([_rematch_seat(table, seat, user, now) for seat in old_seats])
+        _start_if_full(table)
+        on_commit.table_changed(old.pk)
+        on_commit.lobby_changed()
+    return table
+
+
+def _rematch_seat(table: Table, old: Seat, user, now) -> Seat:
+    if old.bot_level:
+        return Seat(table=table, number=old.number, bot_level=old.bot_level, bot_style=old.bot_style, joined_at=now)
+    if old.user_id == user.pk:
+        return Seat(table=table, number=old.number, user=user, joined_at=now)
+    return Seat(table=table, number=old.number, reserved_for_id=old.user_id)
+
+
+def _start_if_full(table: Table, seats: list[Seat] | None = None) -> Match | None:
+    seats = seats if seats is not None else list(table.seats.all())
+    if any(seat.is_free for seat in seats):
+        return None
+    match = Match.objects.select_for_update().get(pk=table.pk)
+    game = rules_for(table.rules).new_game(players=table.players, options=table.options, seed=int(match.seed))
+    match.state, match.to_move, match.deadline = game.to_state(), game.to_move, deadline_after(table, game)
+    match.started_at = timezone.now()
+    match.save(update_fields=["state", "to_move", "deadline", "started_at"])
+    table.status = TableStatus.PLAYING
+    table.save(update_fields=["status"])
+    on_commit.match_changed(match, table)
+    return match
+
+
+
+def create_bot_table(user, *, rules: str, players: int, options: dict | None = None,
+                     level: str = BotLevel.MEDIUM, style: str = BotStyle.BALANCED,
+                     seconds_per_move: int = 86400) -> Table:
+    """Staff only: a hidden table where bots fill every seat and play it out, to watch."""
+    check_may_play(user)
+    if not user.is_staff:
+        raise NotAllowed(_("Only staff can start a table of bots."))
+    engine_rules, players, options = check_table_rules(rules, players, options)
+    check_bots([BotSpec(seat=1, level=level, style=style)], max(players, 2))
+    with transaction.atomic():
+        playing = _tables_made_by(user).filter(hidden=True).count()
+        if playing >= settings.BOT_TABLES_PER_STAFF:
+            raise Conflict(ngettext(
+                "You already have %(count)d bot table playing, the most one staff member may have. "
+                "Wait for it to finish first.",
+                "You already have %(count)d bot tables playing, the most one staff member may have. "
+                "Wait for one to finish first.",
+                playing) % {"count": playing})
+        table = _new_table(
+            rules=engine_rules.slug, players=players, options=options,
+            seconds_per_move=check_seconds_per_move(seconds_per_move), created_by=user, hidden=True,
+        )
+        now = timezone.now()
+        Seat.objects.bulk_create(
+            [_new_seat(table, number, None, BotSpec(number, level, style), now) for number in range(players)]
+        )
+        _start_if_full(table)
+    return table
