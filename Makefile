@@ -39,6 +39,7 @@ test: venv
 
 lint: venv
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 
 bench: venv
 	$(BIN)/python bench/engine.py

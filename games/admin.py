@@ -26,7 +26,7 @@ from accounts.admin import UserAdmin
 from accounts.models import User
 
 from .actions import moderation
-from .actions.errors import ServiceError
+from .errors import ServiceError
 from .models import Match, ModerationAction, ModerationKind, Move, Report, Seat, Table, TableStatus
 
 

@@ -13,7 +13,7 @@ from django.urls import path
 from django.views.decorators.http import require_http_methods
 
 from . import actions
-from .actions.errors import BadRequest, ServiceError
+from .errors import BadRequest, ServiceError
 from .json_bodies import read_json
 from .presenters import table_json
 from .reads import lobby_summaries, my_matches_json, tables_with_seats, visible_table

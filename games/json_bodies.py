@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .actions.errors import BadRequest, ServiceError
+from .errors import BadRequest, ServiceError
 
 MAX_DEPTH = 32
 MAX_BODY_BYTES = 16 * 1024

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 
-from .actions.errors import NotFound
+from .errors import NotFound
 from .models import Seat, Table, TableStatus
 from .presenters import my_table_order, table_summary
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 from redis.exceptions import RedisError
 
-from .actions.errors import TooManyRequests
+from .errors import TooManyRequests
 
 logger = logging.getLogger(__name__)
 

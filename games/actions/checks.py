@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ..engine import rules_for
 from ..models import BotLevel, BotStyle, Seat, Table
 from ..words.refusals import refusal_in_words
-from .errors import BadRequest, NotAllowed, NotFound
+from ..errors import BadRequest, NotAllowed, NotFound
 
 MIN_SECONDS_PER_MOVE = 30
 MAX_SECONDS_PER_MOVE = 3 * 24 * 3600

@@ -22,7 +22,7 @@ from ..reads import cache_seats
 from ..words.refusals import refusal_in_words
 from . import on_commit
 from .checks import check_may_play, deadline_after, hidden_from
-from .errors import BadRequest, Conflict, NotAllowed, NotFound
+from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 
 DEADLINE_TOLERANCE = timedelta(seconds=1)  # a countdown may fire a hair early
 

@@ -23,7 +23,7 @@ from .checks import (
     hidden_from,
     locked_table,
 )
-from .errors import Conflict, NotAllowed, NotFound
+from ..errors import Conflict, NotAllowed, NotFound
 
 
 def create_table(
