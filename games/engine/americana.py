@@ -144,6 +144,23 @@ class AmericanaRules(Rules):
     def full_deck(self, players: int, options: dict) -> list[str]:
         return make_deck(RANKS, jokers=options["jokers"])
 
+    def _state_from_view(self, view: dict, hands: list[list[str]], stock: list[str], pile: list[str] | None) -> dict:
+        if pile is None:
+            raise ValueError("An americana game needs its whole pile: the view shows only the top card.")
+        return {
+            "hands": hands,
+            "stock": stock,
+            "pile": list(pile),
+            "suit": view["suit"],
+            "attack": view["attack"],
+            "to_move": view["to_move"],
+            "passes": view["passes"],
+            "reshuffles": sum(1 for entry in view["log"] if entry["type"] == "reshuffle"),
+            "scores": list(view["scores"]),
+            "last_deal": view["last_deal"],
+            "log": [dict(entry) for entry in view["log"]],
+        }
+
     def _new_game(self, players: int, options: dict, seed: int, decks: list[list[str]]) -> Game:
         return AmericanaGame._first_deal(self, players, options, seed, decks)
 
@@ -228,6 +245,10 @@ class AmericanaGame(Game):
     @property
     def finished(self) -> bool:
         return self._turn is None
+
+    @property
+    def deal(self) -> int:
+        return self._deal
 
     @property
     def result(self) -> dict | None:

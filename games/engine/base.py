@@ -4,6 +4,10 @@ move dicts, the common keys of a view, and the state envelope.
 A rule set module subclasses ``Rules`` and ``Game`` and fills in the hooks
 (the names starting with ``_``). Games are immutable: ``play`` returns a new
 game and never touches the old one.
+
+Besides the contract, every rules object has ``from_view`` (a game built from a
+seat's view and a guess of the cards that view hides: how a bot imagines the
+table) and every game has ``deal`` (the number of the current deal).
 """
 
 from __future__ import annotations
@@ -241,6 +245,38 @@ class Rules:
             raise ValueError(f"Saved game version {state.get('version')!r} is not supported.")
         return self.game_class._from_state(self, state)
 
+    def from_view(
+        self, view: dict, hands: list[list[str]], stock: list[str], seed: int, pile: list[str] | None = None
+    ) -> Game:
+        """A game whose ``view(view["seat"])`` is ``view``, with the hidden cards where a guess puts them.
+
+        ``hands`` is every seat's hand (the viewer's as its view shows it),
+        ``stock`` the stock, next card first, and ``pile`` (americana only) the
+        whole pile, bottom first, of which the view shows only the top. Later
+        deals are shuffled from ``seed``. The game is checked as ``from_state``
+        checks a saved one, so a guess that does not fit the view is a
+        ``ValueError``. This is what a bot's guesses are built with; the
+        server's own game is never rebuilt this way.
+        """
+        require_seat(view)
+        if view.get("rules") != self.slug:
+            raise ValueError(f"That is not a view of a {self.slug} game.")
+        state = {
+            "rules": self.slug,
+            "version": STATE_VERSION,
+            "players": view["players"],
+            "options": dict(view["options"]),
+            "seed": seed,
+            "decks": [],
+            "deal": view["deal"],
+        }
+        state.update(self._state_from_view(view, hands, stock, pile))
+        return self.from_state(state)
+
+    def _state_from_view(self, view: dict, hands: list[list[str]], stock: list[str], pile: list[str] | None) -> dict:
+        """Hook: the keys of the saved state besides the envelope, from a view and the hidden cards."""
+        raise NotImplementedError
+
 
 class Game:
     """One moment of a match. Subclasses define the hooks below."""
@@ -257,6 +293,11 @@ class Game:
     @property
     def finished(self) -> bool:
         return self.to_move is None
+
+    @property
+    def deal(self) -> int:
+        """The number of the current deal, 0-based (the view's ``"deal"``)."""
+        raise NotImplementedError
 
     @property
     def result(self) -> dict | None:
@@ -334,6 +375,12 @@ def read_move(move: dict, allowed: dict[str, frozenset[str]]) -> tuple[str, str 
     if "suit" in move and (not isinstance(suit, str) or len(suit) != 1 or suit not in "CDHS"):
         raise IllegalMove(f"{suit!r} is not a suit; name one of C, D, H, S.", "not-a-suit")
     return kind, card, suit
+
+
+def require_seat(view: dict) -> None:
+    """Refuse a spectator's view where a seat's is needed: only a seat's view has a hand to build the rest around."""
+    if view.get("seat") is None:
+        raise ValueError("Only a seated player's view can be completed into a game.")
 
 
 def common_view(game: Game, seat: int | None) -> dict:

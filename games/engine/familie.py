@@ -78,6 +78,7 @@ DREW = {(seat, count): LogEntry(seat=seat, type="draw", count=count) for seat in
 # A saved entry reads back as the shared one with the same items, in the same order.
 SHARED_KINDS = frozenset({"play", "pass", "take", "draw"})
 SHARED = {tuple(entry.items()): entry for entry in (*PLAYED.values(), *PASSED, *TAKEN, *DREW.values())}
+PASSED_SEATS = tuple(tuple(seat for seat in range(6) if mask >> seat & 1) for mask in range(1 << 6))  # by bit mask
 NOT_A_CUT = "that card does not cut: play the led rank, a 7 or a joker, or pass"
 
 # The phase of play: who may do what.
@@ -112,9 +113,24 @@ class FamilieRules(Rules):
     def full_deck(self, players: int, options: dict) -> list[str]:
         return list(DECK)
 
+    def _state_from_view(self, view: dict, hands: list[list[str]], stock: list[str], pile: list[str] | None) -> dict:
+        leader = view["leader"]
+        return {
+            "hands": hands,
+            "stock": stock,
+            "table": [[entry["seat"], entry["card"]] for entry in view["table"]],
+            "leader": leader,
+            "holder": view["holder"] if view["holder"] is not None else leader,
+            "passed": list(view["passed"]),
+            "phase": view["phase"],
+            "to_move": view["to_move"],
+            "points": list(view["points"]),
+            "log": [dict(entry) for entry in view["log"]],
+        }
+
     def _new_game(self, players: int, options: dict, seed: int, decks: list[list[str]]) -> Game:
         deck = decks[0] if decks else shuffle(self.full_deck(players, options), seed, 0, 0)
-        return FamilieGame.deal(self, players, options, seed, decks, deck)
+        return FamilieGame._first_deal(self, players, options, seed, decks, deck)
 
 
 class FamilieGame(Game):
@@ -153,7 +169,9 @@ class FamilieGame(Game):
 
     # --- making games ------------------------------------------------------
     @classmethod
-    def deal(cls, rules: Rules, players: int, options: dict, seed: int, decks: list, deck: list[str]) -> FamilieGame:
+    def _first_deal(
+        cls, rules: Rules, players: int, options: dict, seed: int, decks: list, deck: list[str]
+    ) -> FamilieGame:
         """Deal 0: one card at a time from seat 0 (the dealer is the last seat)."""
         dealt = HAND_SIZE * players
         game = object.__new__(cls)
@@ -193,6 +211,41 @@ class FamilieGame(Game):
         best = max(self._points)
         winners = [seat for seat, points in enumerate(self._points) if points == best]
         return {"scores": list(self._points), "winners": winners}
+
+    # --- the state, read-only (a bot reads its own guessed games so, far quicker than through views) ---
+    @property
+    def deal(self) -> int:
+        return 0  # a match is one deal
+
+    @property
+    def hands(self) -> tuple[tuple[str, ...], ...]:
+        """Every seat's cards: the whole truth, as ``to_state``; never for another seat's eyes."""
+        return self._hands
+
+    @property
+    def stock(self) -> tuple[str, ...]:
+        """The cards left to draw, next card first."""
+        return self._stock
+
+    @property
+    def table(self) -> tuple[tuple[int, str], ...]:
+        """The trick in play as ``(seat, card)`` pairs, in the order played."""
+        return self._table
+
+    @property
+    def holder(self) -> int:
+        """The seat the trick goes to as it stands: the last cutter, or the leader."""
+        return self._holder
+
+    @property
+    def passed(self) -> tuple[int, ...]:
+        """The seats that passed in this trick, in seat order."""
+        return PASSED_SEATS[self._passed]
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The points each seat has taken so far."""
+        return self._points
 
     def legal_moves(self) -> list[dict]:
         moves = []

@@ -10,6 +10,7 @@ another deal follows.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -213,7 +214,7 @@ def _spell_out(entry: tuple, players: int) -> tuple[LogEntry, ...]:
     raise StateError(SLUG, f"{kind!r} is not an event of septica")
 
 
-def _compact(log: tuple[LogEntry, ...], players: int) -> list[list]:
+def _compact(log: Sequence[Mapping], players: int) -> list[list]:
     """The saved form of the log: one compact entry per event, one per round of draws."""
     out: list[list] = []
     entries = iter(log)
@@ -298,6 +299,60 @@ class SepticaGame(Game):
         if self._winners is None:
             return None
         return {"scores": self._setup.seat_scores(self._scores), "winners": list(self._winners)}
+
+    # --- the state, read-only (a bot reads its own guessed games so, far quicker than through views) ---
+    @property
+    def deal(self) -> int:
+        return self._deal
+
+    @property
+    def hands(self) -> tuple[tuple[str, ...], ...]:
+        """Every seat's cards: the whole truth, as ``to_state``; never for another seat's eyes."""
+        return self._hands
+
+    @property
+    def stock(self) -> tuple[str, ...]:
+        """The cards left to draw, next card first."""
+        return self._stock
+
+    @property
+    def trick(self) -> tuple[tuple[int, str], ...]:
+        """The trick in play as ``(seat, card)`` pairs, in the order played."""
+        return self._trick
+
+    @property
+    def leader(self) -> int | None:
+        return self._leader
+
+    @property
+    def holder(self) -> int | None:
+        """The seat the trick in play goes to as it stands (between tricks, the next leader)."""
+        return self._holder
+
+    @property
+    def points(self) -> tuple[int, ...]:
+        """The points each seat has taken in this deal."""
+        return self._points
+
+    @property
+    def last_deal(self) -> tuple[int, tuple[int, ...]] | None:
+        """The number of the last finished deal and the points each seat took in it, or ``None``."""
+        return self._last_deal
+
+    @property
+    def cutters(self) -> str:
+        """The ranks that cut whatever was led: ``"7"``, or ``"78"`` where eights cut."""
+        return self._setup.cutters
+
+    @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each side: one seat each, or two partners."""
+        return self._setup.sides
+
+    @property
+    def side_of(self) -> tuple[int, ...]:
+        """Each seat's side, an index into ``sides``."""
+        return self._setup.side_of
 
     def legal_moves(self) -> list[dict]:
         phase, turn = self._phase, self._turn
@@ -795,6 +850,25 @@ class SepticaRules(Rules):
 
     def full_deck(self, players: int, options: dict) -> list[str]:
         return list(DECK)
+
+    def _state_from_view(self, view: dict, hands: list[list[str]], stock: list[str], pile: list[str] | None) -> dict:
+        leader = view["leader"]
+        last = view["last_deal"]
+        return {
+            "hands": hands,
+            "stock": stock,
+            "removed": list(view["removed"]),
+            "trick": [[entry["seat"], entry["card"]] for entry in view["table"]],
+            "leader": leader,
+            "holder": view["holder"] if view["holder"] is not None else leader,
+            "turn": view["to_move"],
+            "phase": view["phase"],
+            "points": list(view["points"]),
+            "scores": list(view["scores"]),
+            "log": _compact(view["log"], view["players"]),
+            "last_deal": None if last is None else [last["deal"], list(last["points"])],
+            "winners": None,
+        }
 
     def _check_deck(self, players: int, options: dict, deck: list[str]) -> list[str]:
         cards = set(deck) if all(isinstance(card, str) for card in deck) else set()
