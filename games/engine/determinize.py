@@ -1,32 +1,23 @@
-"""A complete game built from one seat's view plus one guess of the hidden cards.
+"""Complete games guessed from one seat's view: how a bot imagines the table.
 
-``game_from_view(view, guess_rng)`` is how a bot imagines the table: the cards it
-cannot see (the other hands and the stock) are dealt at random from the cards
-it has not seen, keeping every count the view shows and every fact the public
-history implies. The guess is the bot's own; nothing here reads the server's
-game, only the view. Later deals are shuffled from a seed the guess makes up.
-
-The state built for each rule set is the one its ``to_state`` writes, so
-``rules.from_state`` checks it like any saved game.
+Each rule set has its determinizer, ``septica_game``, ``familie_game`` and
+``americana_game`` (``view, guess_rng -> game``; the bots' registry says which
+is whose): the cards the seat cannot see (the other hands and the stock) are
+dealt at random from the cards it has not seen, keeping every count the view
+shows and every fact the public history implies. The guess is the bot's own;
+nothing here reads the server's game, only the view. Later deals are shuffled
+from a seed the guess makes up. The game itself is built by the rule set's
+``rules.from_view``, which checks it like any saved game.
 """
 
 from __future__ import annotations
 
 import random
 
-from . import rules_for
-from .base import Game
+from . import americana, familie, septica
+from .base import Game, Rules, require_seat
 
 SEED_BITS = 62
-
-
-def game_from_view(view: dict, guess_rng: random.Random) -> Game:
-    """A game of the view's rule set whose ``view(view["seat"])`` is ``view``."""
-    if view.get("seat") is None:
-        raise ValueError("Only a seated player's view can be completed into a game.")
-    build = BUILDERS[view["rules"]]
-    rules = rules_for(view["rules"])
-    return rules.from_state(build(view, guess_rng))
 
 
 def unseen_cards(view: dict, full_deck: list[str], public: list[str]) -> list[str]:
@@ -58,96 +49,30 @@ def deal_hidden(
     return hands
 
 
-def _envelope(view: dict, rng: random.Random) -> dict:
-    return {
-        "rules": view["rules"],
-        "version": 1,
-        "players": view["players"],
-        "options": dict(view["options"]),
-        "seed": rng.getrandbits(SEED_BITS),
-        "decks": [],
-        "deal": view["deal"],
-    }
+# --- septica and familie ---------------------------------------------------------------
+def septica_game(view: dict, rng: random.Random) -> Game:
+    """A septica game whose ``view(view["seat"])`` is ``view``."""
+    return _shuffled_unseen(septica.RULES, view, list(septica.DECK), _played(view) + list(view["removed"]), rng)
 
 
-# --- septica --------------------------------------------------------------------------
-def septica_state(view: dict, rng: random.Random) -> dict:
-    from .septica import DECK
+def familie_game(view: dict, rng: random.Random) -> Game:
+    """A familie game whose ``view(view["seat"])`` is ``view``."""
+    deck = familie.RULES.full_deck(view["players"], view["options"])
+    return _shuffled_unseen(familie.RULES, view, deck, _played(view), rng)
 
-    played = [entry["card"] for entry in view["log"] if entry["type"] == "play"]
-    unknown = unseen_cards(view, list(DECK), played + list(view["removed"]))
+
+def _played(view: dict) -> list[str]:
+    return [entry["card"] for entry in view["log"] if entry["type"] == "play"]
+
+
+def _shuffled_unseen(rules: Rules, view: dict, deck: list[str], public: list[str], rng: random.Random) -> Game:
+    """The cards this seat has not seen, shuffled into the stock and the other hands: all that the log tells."""
+    require_seat(view)
+    unknown = unseen_cards(view, deck, public)
     rng.shuffle(unknown)
     stock, rest = unknown[: view["stock"]], unknown[view["stock"] :]
-    state = _envelope(view, rng)
-    leader = view["leader"]
-    last = view["last_deal"]
-    state.update(
-        hands=deal_hidden(view, rest, rng),
-        stock=stock,
-        removed=list(view["removed"]),
-        trick=[[entry["seat"], entry["card"]] for entry in view["table"]],
-        leader=leader,
-        holder=view["holder"] if view["holder"] is not None else leader,
-        turn=view["to_move"],
-        phase=view["phase"],
-        points=list(view["points"]),
-        scores=list(view["scores"]),
-        log=septica_log(view),
-        last_deal=None if last is None else [last["deal"], list(last["points"])],
-        winners=None,
-    )
-    return state
-
-
-def septica_log(view: dict) -> list[list]:
-    """The compact log septica keeps, from the spelled-out one in the view."""
-    players = view["players"]
-    log: list[list] = []
-    draws_left = 0
-    for entry in view["log"]:
-        kind, seat = entry["type"], entry["seat"]
-        if kind == "play":
-            log.append(["play", seat, entry["card"]])
-        elif kind == "take":
-            log.append(["take", seat, list(entry["cards"]), entry["points"]])
-        elif kind == "draw":
-            if draws_left == 0:  # one compact entry is spelled out once per seat
-                log.append(["draw", seat, entry["count"]])
-                draws_left = players
-            draws_left -= 1
-        elif kind == "end":
-            log.append(["end", seat])
-        elif kind == "remove":
-            log.append(["remove", list(entry["cards"])])
-        elif kind == "deal_over":
-            log.append(["deal_over", list(entry["points"])])
-    return log
-
-
-# --- familie ----------------------------------------------------------------------------
-def familie_state(view: dict, rng: random.Random) -> dict:
-    from .familie import FamilieRules
-
-    deck = FamilieRules().full_deck(view["players"], view["options"])
-    played = [entry["card"] for entry in view["log"] if entry["type"] == "play"]
-    unknown = unseen_cards(view, deck, played)
-    rng.shuffle(unknown)
-    stock, rest = unknown[: view["stock"]], unknown[view["stock"] :]
-    state = _envelope(view, rng)
-    leader = view["leader"]
-    state.update(
-        hands=deal_hidden(view, rest, rng),
-        stock=stock,
-        table=[[entry["seat"], entry["card"]] for entry in view["table"]],
-        leader=leader,
-        holder=view["holder"] if view["holder"] is not None else leader,
-        passed=list(view["passed"]),
-        phase=view["phase"],
-        to_move=view["to_move"],
-        points=list(view["points"]),
-        log=[dict(entry) for entry in view["log"]],
-    )
-    return state
+    seed = rng.getrandbits(SEED_BITS)
+    return rules.from_view(view, deal_hidden(view, rest, rng), stock, seed)
 
 
 # --- americana --------------------------------------------------------------------------
@@ -211,8 +136,9 @@ class PileHistory:
                 self.buried.append((card, ("stock", position - drawn)))
 
 
-def americana_state(view: dict, rng: random.Random) -> dict:
-    return AmericanaGuesser(view).state(rng)
+def americana_game(view: dict, rng: random.Random) -> Game:
+    """An americana game whose ``view(view["seat"])`` is ``view``."""
+    return AmericanaGuesser(view).game(rng)
 
 
 class AmericanaGuesser:
@@ -224,9 +150,8 @@ class AmericanaGuesser:
     """
 
     def __init__(self, view: dict) -> None:
-        from .americana import AmericanaRules
-
-        deck = AmericanaRules().full_deck(view["players"], view["options"])
+        require_seat(view)
+        deck = americana.RULES.full_deck(view["players"], view["options"])
         history = PileHistory(view, len(deck))
         if len(history.pile) != view["pile_count"] or (history.pile and history.pile[-1] != view["top"]):
             raise ValueError("The view's log does not account for the pile.")
@@ -275,24 +200,11 @@ class AmericanaGuesser:
         stock = [self.in_stock[at] if at in self.in_stock else rest.pop() for at in range(view["stock"])]
         return deal_hidden(view, [], rng, hands), stock
 
-    def state(self, rng: random.Random) -> dict:
-        view = self.view
+    def game(self, rng: random.Random) -> Game:
+        """One guess, as a complete game."""
         hands, stock = self.deal(rng)
-        state = _envelope(view, rng)
-        state.update(
-            hands=hands,
-            stock=stock,
-            pile=list(self.pile),
-            suit=view["suit"],
-            attack=view["attack"],
-            to_move=view["to_move"],
-            passes=view["passes"],
-            reshuffles=sum(1 for entry in view["log"] if entry["type"] == "reshuffle"),
-            scores=list(view["scores"]),
-            last_deal=view["last_deal"],
-            log=[dict(entry) for entry in view["log"]],
-        )
-        return state
+        seed = rng.getrandbits(SEED_BITS)
+        return americana.RULES.from_view(self.view, hands, stock, seed, pile=self.pile)
 
 
 def _fill_slots(
@@ -337,10 +249,8 @@ def hand_slots(view: dict, seat: int, count: int) -> list[tuple[Lacking, ...]]:
     the most recently drawn cards are taken to be the ones still held, which
     asks the least of the guess.
     """
-    from .americana import house_for
-
     options = view["options"]
-    house = house_for(options["jokers"], options["pairs"], options["jacks_draw"], options["target"])
+    house = americana.house_for(options["jokers"], options["pairs"], options["jacks_draw"], options["target"])
     draw_ranks = "".join(house.draw_values)
     events: list[Lacking | int] = []  # what the seat showed it lacked, and how many cards it drew, in order
     lacking: Lacking | None = None  # what not playing would show now, for the seat to move
@@ -377,5 +287,3 @@ def hand_slots(view: dict, seat: int, count: int) -> list[tuple[Lacking, ...]]:
             avoid.append(event)
     return slots + [tuple(avoid)] * (count - len(slots))
 
-
-BUILDERS = {"septica": septica_state, "familie": familie_state, "americana": americana_state}

@@ -30,11 +30,12 @@ class EngineShuffle:
     """Shuffles the pile back into the stock as the engine would at this point of the game."""
 
     def __init__(self, game) -> None:
-        self.game, self.reshuffles = game, game._reshuffles
+        state = game.to_state()
+        self.seed, self.deal, self.reshuffles = state["seed"], state["deal"], state["reshuffles"]
 
     def shuffle(self, cards: list[str]) -> None:
         self.reshuffles += 1
-        cards[:] = reversed(shuffle(list(cards), self.game._seed, self.game._deal, self.reshuffles))
+        cards[:] = reversed(shuffle(list(cards), self.seed, self.deal, self.reshuffles))
 
 
 def key(move: dict) -> tuple:
@@ -42,15 +43,17 @@ def key(move: dict) -> tuple:
 
 
 def same_table(table: Table, game) -> None:
-    assert table.hands == [list(hand) for hand in game._hands]
-    assert table.stock == list(reversed(game._stock))
-    assert table.pile == list(game._pile)
+    state = game.to_state()
+    attack = state["attack"]
+    assert table.hands == state["hands"]
+    assert table.stock == list(reversed(state["stock"]))
+    assert table.pile == state["pile"]
     assert (table.suit, table.attack, table.owed, table.turn, table.passes) == (
-        game._suit,
-        game._attack,
-        game._owed,
-        game._turn,
-        game._passes,
+        state["suit"],
+        attack and attack["kind"],
+        attack["count"] if attack and attack["kind"] == "draw" else 0,
+        state["to_move"],
+        state["passes"],
     )
 
 
@@ -82,9 +85,10 @@ def test_the_table_offers_the_engines_legal_moves_and_plays_them_alike(players, 
             assert table.legal() == [key(legal) for legal in game.legal_moves()]
             table.apply(key(move))
             after = game.play(move)
-            if after._deal != game._deal or after.finished:
+            if after.deal != game.deal or after.finished:
                 ends += 1
-                deal, charged, out = after._last_deal
+                last = after.to_state()["last_deal"]
+                charged, out = last["charged"], last["out"]
                 assert table.over and table.out == out
                 for seat in range(players):
                     others = (sum(charged) - charged[seat]) / (players - 1)

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.engine import rules_for
-from games.engine.determinize import game_from_view
+from games.engine.bots.registry import game_from_view
 
 TABLES = [
     ("septica", 2, {}),

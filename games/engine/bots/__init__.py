@@ -7,26 +7,29 @@ its memory of the cards played. Levels:
 - ``medium``: heuristics for each rule set that count the cards seen;
 - ``expert``: samples deals consistent with the view (``games.engine.determinize``)
   and plays each candidate move out in them with the medium policy, within a
-  time budget.
+  time budget (``search``).
 
 Styles (``cautious``, ``balanced``, ``aggressive``, ``team``, ``expert``) move
 real choices: when to spend a seven, when to continue or end a trick, whether to
 feed a partner's trick, whether to throw twos at once or keep them as answers.
+
+Each rule set's policy, determinizer and search hooks are its entry in
+``registry.BOTS``, keyed by the rules object; ``registry.game_from_view`` is
+one guess of a view's hidden cards as a complete game.
 """
 
 from __future__ import annotations
 
 import random
 
-from . import americana, familie, septica
+from . import search
+from .registry import bots_for
 from .style import STYLES_BY_NAME, Style
 
 LEVELS = ("beginner", "medium", "expert")
 STYLES = tuple(STYLES_BY_NAME)
 DEFAULT_BUDGET_MS = 400.0  # p95 401 ms on the bench's two cores, under the 500 ms the issue allows
 CARELESS = 0.35  # how often a beginner plays any legal move at all
-
-POLICIES = {"septica": septica, "familie": familie, "americana": americana}
 
 
 def choose_move(
@@ -62,19 +65,8 @@ def _choose(view, moves, level, style: Style, rng, budget_ms, rounds) -> dict:
     if level == "beginner" and rng.random() < CARELESS:
         return rng.choice(moves)
     if level == "expert":
-        from .search import search
-
-        return search(view, moves, style, rng, budget_ms, rounds)
-    return heuristic(view, moves, style, rng, counting=level != "beginner")
-
-
-def heuristic(view: dict, moves: list[dict], style: Style, rng: random.Random, counting: bool = True) -> dict:
-    policy = POLICIES[view["rules"]]
-    spot = policy.spot_from_view(view)
-    if not counting and hasattr(spot, "unseen"):
-        spot = spot._replace(unseen=None)
-    move = policy.choose(spot, moves, style, rng)
-    return move if move in moves else moves[0]
+        return search.search(view, moves, style, rng, budget_ms, rounds)
+    return bots_for(view).heuristic(view, moves, style, rng, counting=level != "beginner")
 
 
 __all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "STYLES", "choose_move"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..americana import AmericanaGame, house_for
 from .americana import PENALTY
 from .style import Style
 
@@ -47,8 +48,6 @@ class Table:
     @classmethod
     def from_view(cls, view: dict, hands: list[list[str]], stock: list[str], pile: list[str]) -> Table:
         """The table a seat's view shows, with a guess of the hands and the stock (front first)."""
-        from ..americana import house_for
-
         options = view["options"]
         house = house_for(options["jokers"], options["pairs"], options["jacks_draw"], options["target"])
         attack = view["attack"]
@@ -64,16 +63,13 @@ class Table:
         return table
 
     @classmethod
-    def from_game(cls, game, shuffle: random.Random) -> Table:
-        """The table of an americana game in progress; ``shuffle`` shuffles the pile back into the stock."""
-        table = object.__new__(cls)
-        table.hands = [list(hand) for hand in game._hands]
-        table.stock = list(reversed(game._stock))
-        table.pile = list(game._pile)
-        table.suit, table.attack, table.owed = game._suit, game._attack, game._owed
-        table.turn, table.passes, table.players = game._turn, game._passes, game.players
-        table.over, table.out = False, None
-        table.draw_values, table.pairs = game._house.draw_values, game._house.pairs
+    def from_game(cls, game: AmericanaGame, shuffle: random.Random) -> Table:
+        """The table of an americana game in progress; ``shuffle`` shuffles the pile back into the stock.
+
+        Built from the game's saved state, whose keys are the view's, as a yardstick for the table's rules.
+        """
+        state = game.to_state()
+        table = cls.from_view(state, [list(hand) for hand in state["hands"]], state["stock"], state["pile"])
         table.shuffle = shuffle
         return table
 

@@ -1,5 +1,9 @@
 """Familie heuristics: lead cheap cards, cut rich tricks with cheap cards (a joker
-first), and pass when the trick is not worth a card."""
+first), and pass when the trick is not worth a card.
+
+As in septica, the policy reads a ``Spot`` from a seat's view or from the bot's
+own guessed game, and ``score`` says how a played-out deal went for a seat.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import random
 from collections import Counter
 from typing import NamedTuple
 
+from ..familie import FamilieGame
 from .style import Style
 
 VALUE = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 11, "Q": 12, "K": 13, "A": 14, "X": 0}
@@ -37,6 +42,31 @@ def spot_from_view(view: dict) -> Spot:
         open_seats=len(others),
         stock=view["stock"],
     )
+
+
+def spot_from_game(game: FamilieGame) -> Spot:
+    """The spot of the seat to move in a guessed game (the bot's own)."""
+    seat, players = game.to_move, game.players
+    assert seat is not None  # a rollout asks only while the deal is on
+    hands, passed = game.hands, game.passed
+    others = sum(1 for s in range(players) if s != seat and hands[s] and s not in passed)
+    return Spot(
+        seat=seat,
+        hand=hands[seat],
+        trick=game.table,
+        holder=game.holder,
+        players=players,
+        open_seats=others,
+        stock=len(game.stock),
+    )
+
+
+def score(game: FamilieGame, seat: int, deal: int) -> float:
+    """How the deal went for ``seat``: 1 when no other seat took more, plus a hundredth of the margin."""
+    points = game.points
+    best_other = max(p for s, p in enumerate(points) if s != seat)
+    diff = points[seat] - best_other
+    return (diff >= 0) + diff / 100
 
 
 def choose(spot: Spot, moves: list[dict], style: Style, rng: random.Random) -> dict:

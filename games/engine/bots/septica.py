@@ -1,8 +1,9 @@
 """Septica heuristics: win tricks that carry points, keep sevens for them, continue or end wisely.
 
 The policy reads a ``Spot``: the few facts of the moment it needs, taken
-either from a seat's view or (during a search) from the bot's own guessed
-game, so the same judgement plays real moves and rollouts.
+either from a seat's view (``spot_from_view``) or, during a search, from the
+bot's own guessed game (``spot_from_game``), so the same judgement plays real
+moves and rollouts. ``score`` says how a played-out deal went for a seat.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import random
 from collections import Counter
 from typing import NamedTuple
 
+from ..septica import SepticaGame
 from .style import Style
 
 POINT_RANKS = "TA"
@@ -50,6 +52,37 @@ def spot_from_view(view: dict) -> Spot:
         stock=view["stock"],
         unseen=unseen_ranks(view),
     )
+
+
+def spot_from_game(game: SepticaGame) -> Spot:
+    """The spot of the seat to move in a guessed game (the bot's own), without counting cards."""
+    seat, leader, trick = game.to_move, game.leader, game.trick
+    holder = game.holder if trick else seat
+    assert seat is not None and leader is not None and holder is not None  # a rollout asks only mid-deal
+    return Spot(
+        seat=seat,
+        hand=game.hands[seat],
+        trick=trick,
+        leader=leader,
+        holder=holder,
+        cutters=game.cutters,
+        side_of=game.side_of,
+        players=game.players,
+        stock=len(game.stock),
+        unseen=None,
+    )
+
+
+def score(game: SepticaGame, seat: int, deal: int) -> float:
+    """How deal ``deal`` went for ``seat``'s side: 1 won, -1 lost, 0 level, plus an eighth of the margin."""
+    last = game.last_deal
+    points = last[1] if last is not None and game.deal != deal else game.points
+    side_of = game.side_of
+    sides = [sum(points[s] for s in side) for side in game.sides]
+    mine = sides[side_of[seat]]
+    best_other = max(total for side, total in enumerate(sides) if side != side_of[seat])
+    diff = mine - best_other
+    return (diff > 0) - (diff < 0) + diff / 8
 
 
 def unseen_ranks(view: dict) -> Counter:
