@@ -97,8 +97,9 @@ def move(request, game: str, number: int):
     except lesson.OffScript as error:
         return JsonResponse({"error": str(error)}, status=400)
     except IllegalMove as error:
+        names = dict(enumerate(presenters.seat_names(position.step)))
         return JsonResponse(presenters.answer(position, number, False, presenters.wrong_words(position),
-                                              refusal_in_words(str(error))))
+                                              refusal_in_words(error, names, reader=position.step.seat)))
     except lesson.WrongMove:
         return JsonResponse(presenters.answer(position, number, False, presenters.wrong_words(position)))
     if after.done and request.user.is_authenticated:

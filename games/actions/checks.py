@@ -31,7 +31,7 @@ def check_table_rules(rules: Any, players: Any, options: Any):
         players = engine_rules.check_players(players)
         options = engine_rules.validate_options(players, options or {})
     except ValueError as error:
-        raise BadRequest(refusal_in_words(str(error))) from None
+        raise BadRequest(refusal_in_words(error)) from None
     return engine_rules, players, options
 
 

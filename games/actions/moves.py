@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from .. import sql
 from ..engine import IllegalMove, rules_for
 from ..models import Actor, BotLevel, BotStyle, Match, Move, Seat, Table, TableStatus
+from ..presenters import seat_json
 from ..reads import cache_seats
 from ..words.refusals import refusal_in_words
 from . import on_commit
@@ -93,7 +94,8 @@ def _apply(
     try:
         new_game = game.play(move)
     except IllegalMove as error:
-        raise BadRequest(refusal_in_words(str(error))) from None
+        names = {other.number: seat_json(other, None)["name"] for other in seats or ()}
+        raise BadRequest(refusal_in_words(error, names, reader=seat), code=error.code, params=error.params) from None
     _store(match, table, new_game, Move(match=match, seq=seq, seat=seat, move=move, actor=actor, user=user))
     on_commit.match_changed(match, table, seats)
     return match, new_game

@@ -12,6 +12,7 @@ from django.urls import reverse
 from accounts.models import ApiToken
 from games.after_commit import your_move
 from games.models import Match, Seat
+from games.words.refusals import card_short
 from tests.play import play_moves, start_table
 
 from .untranslated import untranslated
@@ -99,4 +100,4 @@ def test_a_card_that_does_not_fit_is_refused_in_romanian_on_the_table_page(clien
                           HTTP_ACCEPT_LANGUAGE="ro")
 
     assert refusal.status_code == 400
-    assert refusal.json()["error"].startswith(f"{misfits[0]} nu se potrivește")
+    assert refusal.json()["error"].startswith(f"Nu poți pune {card_short(misfits[0])} peste")

@@ -228,11 +228,12 @@ def test_a_legal_move_answers_with_the_new_seq_and_view(playing, as_alice):
     assert (logged.seq, logged.seat, logged.move, logged.actor) == (0, 0, {"type": "play", "card": "KH"}, "person")
 
 
-def test_an_illegal_move_gets_the_engines_message_and_changes_nothing(playing, as_alice):
+def test_an_illegal_move_gets_the_rules_reason_and_code_and_changes_nothing(playing, as_alice):
     response = move(as_alice, playing.pk, 0, {"type": "play", "card": "7H"})
 
     assert response.status_code == 400
-    assert "7H" in response.json()["error"]
+    assert response.json() == {"error": "You do not hold 7♥.", "code": "card-not-held",
+                               "params": {"seat": 0, "card": "7H"}}
     assert Match.objects.get(pk=playing.pk).seq == 0
     assert not Move.objects.exists()
 
