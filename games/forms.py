@@ -15,21 +15,18 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import actions
-from .engine import RULESETS
+from .engine import rules_for
 from .models import BotLevel, BotStyle
-from .words.durations import TIME_STEPS, time_in_words
-from .words.rulesets import MATCH_FORMATS, RULES_NAMES
+from .words.durations import TIME_STEPS, duration_in_words
+from .words.rulesets import MATCH_FORMATS, RULE_SETS
 
 MAX_PLAYERS = 6
 OTHER_SEATS = range(1, MAX_PLAYERS)
-# The seats where an option means something; elsewhere the form hides it (with JavaScript).
-EIGHTS_CUT_PLAYERS = (3, 5, 6)
-TEAM_PLAYERS = (4, 6)
 AMERICANA_TARGETS = (101, 301, 501)
 DEFAULT_SECONDS = 86400
 
 # Choices are built once, at import; these say their words in the language of each request.
-time_in_words_lazy = lazy(time_in_words, str)
+duration_in_words_lazy = lazy(duration_in_words, str)
 penalty_points_lazy = lazy(lambda n: gettext("%(n)d penalty points") % {"n": n}, str)
 
 
@@ -109,7 +106,7 @@ def seat_field(number: int, part: str = "") -> str:
 
 
 class CreateTableForm(forms.Form):
-    rules = forms.ChoiceField(label=_("Game"), choices=[(slug, RULES_NAMES[slug]) for slug in RULESETS])
+    rules = forms.ChoiceField(label=_("Game"), choices=[(ruleset.slug, words.name) for ruleset, words in RULE_SETS.items()])
     players = forms.TypedChoiceField(
         label=_("Players"), coerce=int, choices=[(n, str(n)) for n in range(2, MAX_PLAYERS + 1)]
     )
@@ -140,7 +137,7 @@ class CreateTableForm(forms.Form):
         label=_("Time per move"),
         coerce=int,
         initial=DEFAULT_SECONDS,
-        choices=[(seconds, time_in_words_lazy(seconds)) for seconds in TIME_STEPS],
+        choices=[(seconds, duration_in_words_lazy(seconds)) for seconds in TIME_STEPS],
         help_text=_("30 seconds for a live game, up to 3 days for a game by correspondence."),
     )
     private = forms.BooleanField(
@@ -148,9 +145,6 @@ class CreateTableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby: only people you send the invite link to can join."),
     )
-
-    SEPTICA_OPTIONS = ("match", "eights_cut", "teams")
-    AMERICANA_OPTIONS = ("target", "jokers", "pairs", "jacks_draw")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -169,14 +163,12 @@ class CreateTableForm(forms.Form):
     @classmethod
     def initial_for(cls, preset_slug: str | None) -> dict:
         preset = PRESETS_BY_SLUG.get(preset_slug or "", DEFAULT_PRESET)
-        septica = RULESETS["septica"].default_options(preset.players)
-        return {
-            "match": septica["match"],
-            "eights_cut": septica["eights_cut"],
-            "teams": septica["teams"],
-            "target": 101,
-            **preset.fields(),
-        }
+        chosen = rules_for(preset.rules)
+        # Every rule set's fields start at its defaults for the preset's players; the preset's own win a shared name.
+        initial = {}
+        for ruleset in [*(ruleset for ruleset in RULE_SETS if ruleset is not chosen), chosen]:
+            initial.update(ruleset.default_options(preset.players))
+        return {**initial, **preset.fields()}
 
     def seats(self):
         """(number, kind, level, style) bound fields for the template, one row per seat after yours."""
@@ -190,7 +182,7 @@ class CreateTableForm(forms.Form):
 
     def options(self) -> dict:
         data = self.cleaned_data
-        names = {"septica": self.SEPTICA_OPTIONS, "americana": self.AMERICANA_OPTIONS}.get(data["rules"], ())
+        names = rules_for(data["rules"]).default_options(data["players"])  # every option of the chosen game
         # An empty choice (the field was hidden) leaves the engine's default.
         return {name: data[name] for name in names if data.get(name) not in (None, "")}
 

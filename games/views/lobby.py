@@ -21,12 +21,13 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import actions
-from ..engine import RULESETS
 from ..forms import PRESETS, CreateTableForm
 from ..models import Seat, TableStatus
 from ..presenters import my_table_order, table_summary
 from ..reads import rematch_invitations, tables_with_seats
 from ..table_creation_rate import check_table_creation_rate, count_table_created
+from ..words.durations import clock_units, time_left_in_words
+from ..words.rulesets import RULE_SETS
 
 REFRESH_MS = 5000
 URL_ID = 999999999  # stands for a table id in the URLs handed to the script
@@ -89,12 +90,12 @@ def form_config() -> dict:
     return {
         "presets": {preset.slug: preset.fields() for preset in PRESETS},
         "rules": {
-            slug: {
+            rules.slug: {
                 "min": rules.min_players,
                 "max": rules.max_players,
                 "defaults": {n: rules.default_options(n) for n in range(rules.min_players, rules.max_players + 1)},
             }
-            for slug, rules in RULESETS.items()
+            for rules in RULE_SETS
         },
     }
 
@@ -193,7 +194,7 @@ def sections(summaries: list[dict]) -> list[dict]:
         name = section_of(summary)
         if name is not None:
             grouped[name].append(
-                {**summary, "to_move_name": to_move_name(summary), "time_left": time_left_in_words(summary, now)}
+                {**summary, "to_move_name": to_move_name(summary), "time_left": time_left(summary, now)}
             )
     return [{"name": name, "title": titles[name], "tables": grouped[name]} for name in SECTIONS]
 
@@ -212,30 +213,11 @@ def to_move_name(summary: dict) -> str:
     return seat["name"] or "" if seat else ""
 
 
-def time_left_in_words(summary: dict, now) -> str:
+def time_left(summary: dict, now) -> str:
     if not summary["deadline"]:
         return ""
     seconds = max(0, int((datetime.fromisoformat(summary["deadline"]) - now).total_seconds()))
-    return _("%(time)s left") % {"time": duration(seconds)}
-
-
-def duration(seconds: int) -> str:
-    """4 min 12 s, 3 h 5 min, 2 d: the largest unit and the next if not zero (lobby.js does the same)."""
-    units = time_units()
-    steps = ((86400, "d"), (3600, "h"), (60, "min"), (1, "s"))
-    for index, (size, unit) in enumerate(steps):
-        if seconds >= size or size == 1:
-            parts = [units[unit] % {"n": seconds // size}]
-            if index + 1 < len(steps):
-                smaller, smaller_unit = steps[index + 1]
-                if (seconds % size) // smaller:
-                    parts.append(units[smaller_unit] % {"n": (seconds % size) // smaller})
-            return " ".join(parts)
-    return ""
-
-
-def time_units() -> dict:
-    return {"d": _("%(n)d d"), "h": _("%(n)d h"), "min": _("%(n)d min"), "s": _("%(n)d s")}
+    return _("%(time)s left") % {"time": time_left_in_words(seconds)}
 
 
 # --- the script's words and URLs ---------------------------------------------
@@ -273,7 +255,7 @@ def script_config(request, api: str) -> dict:
             "play": _("Play"),
             "called_off": _("Called off"),
             "sections": section_titles(),
-            "units": time_units(),
+            "units": clock_units(),
         },
     }
 

@@ -14,10 +14,10 @@ from django.urls import NoReverseMatch, path, reverse
 from django.utils import translation
 from django.views.decorators.http import require_safe
 
-from ..words.rulesets import rules_name
+from ..words.rulesets import RULE_SETS
 
-RULE_SETS = ("septica", "familie", "americana")
-PAGES = {"septica": "septica", "familie": "familie", "americana": "americana", "which-game": "which_game"}
+# A rule set's page, and its templates, are named by its slug.
+PAGES = {**{rules.slug: rules.slug for rules in RULE_SETS}, "which-game": "which_game"}
 WRITTEN_IN = ("en", "ro")  # every page has one content template per language
 
 
@@ -41,7 +41,9 @@ def optional_url(name: str) -> str | None:
 def page_context(current: str) -> dict:
     return {
         "current": current,
-        "rule_sets": [(slug, rules_name(slug), reverse("rules_page", args=[slug])) for slug in RULE_SETS],
+        "rule_sets": [
+            (rules.slug, words.name, reverse("rules_page", args=[rules.slug])) for rules, words in RULE_SETS.items()
+        ],
         "which_game_url": reverse("rules_page", args=["which-game"]),
         "tutorial_url": optional_url("tutorial"),
         "new_table_url": reverse("create_table"),
@@ -60,7 +62,6 @@ def rules_page(request, page: str):
     return render(request, content_template(PAGES[page]), page_context(page))
 
 
-# --- links from a table to the rules of its own options ---------------------------------
 urlpatterns = [
     path("rules/", rules_index, name="rules"),
     path("rules/<slug:page>/", rules_page, name="rules_page"),

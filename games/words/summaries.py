@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .durations import LIVE_UP_TO, time_in_words
+from .durations import LIVE_UP_TO, duration_in_words
 from .rulesets import options_in_words, rules_name
 
 
@@ -45,7 +45,7 @@ def summary_words(summary: dict) -> dict:
     return {
         "rules": rules_name(summary["rules"]),
         "options": options_in_words(summary["rules"], summary["players"], summary["options"]),
-        "time": time_in_words(summary["seconds_per_move"]),
+        "time": duration_in_words(summary["seconds_per_move"]),
         "live": summary["seconds_per_move"] <= LIVE_UP_TO,
         "result": result_in_words(summary),
         "scores": scores_in_words(summary),

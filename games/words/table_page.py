@@ -1,15 +1,31 @@
-"""The sentences the table page's script shows (and the tutorial's, which draws the same table)."""
+"""The table page's words: its rules dialog, and the sentences its script shows
+(and the tutorial's, which draws the same table)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
 from .cards import a_rank_names, rank_names
+from .durations import LONG, clock_units, duration_in_words
+from .rulesets import RULE_SETS, words_for
 
 
-def js_strings() -> dict[str, str]:
+def rules_dialog_rows(table) -> list[tuple[str, str]]:
+    """(what, how it plays) for every rule of this table, its own options among them."""
+    return [
+        (_("Players"), str(table.players)),
+        *words_for(table.rules).rows(table.players, table.options),
+        (_("Time per move"), duration_in_words(table.seconds_per_move, LONG)),
+        (_("Table"), _("private: by invitation") if table.private else _("public: listed in the lobby")),
+    ]
+
+
+def js_strings() -> dict:
     """Every sentence table.js may show, translated here; %(name)s fills in."""
+    every_rule_set = {key: text for words in RULE_SETS.values() for key, text in words.table_text().items()}
     return {
+        **every_rule_set,
+        "units": clock_units(),
         "you": _("you"),
         "bot": _("bot"),
         "standing_in": _("bot standing in"),
@@ -17,42 +33,19 @@ def js_strings() -> dict[str, str]:
         "reserved": _("kept for a player"),
         "seat_n": _("Seat %(n)s"),
         "points_n": _("%(n)s pts"),
-        "passed": _("passed"),
         "to_move": _("to move"),
         "holds": _("holds the trick"),
-        "leader": _("leads"),
         "dealer": _("dealer"),
         "stock_n": _("Stock: %(n)s"),
-        "pile_n": _("Pile: %(n)s"),
-        "removed": _("Taken out:"),
-        "suit_in_force": _("Suit to follow:"),
-        "any_suit": _("any suit (joker)"),
-        "attack_draw": _("%(name)s must take %(n)s cards, or pass them on"),
-        "attack_draw_you": _("You must take %(n)s cards, or pass them on"),
-        "attack_skip": _("%(name)s misses a turn, unless they answer with an ace"),
-        "attack_skip_you": _("You miss this turn, unless you answer with an ace"),
         "trick_empty": _("No cards on the table yet"),
-        "drop_here": _("Drop a card here to play it"),
-        "your_turn": _("Your turn"),
         "your_turn_play": _("Your turn: play a card."),
-        "your_turn_decide": _("Your turn: continue the trick with %(rank)s, or end it (Gata)."),
         "your_turn_take": _("You won the trick: take it (Ia)."),
-        "your_turn_cut": _("Your turn: cut with %(rank)s, a seven or a joker, or pass."),
-        "your_turn_americana": _("Your turn: play a card, or draw."),
         "waiting_for": _("Waiting for %(name)s."),
         "time_left": _("%(time)s left"),
         "play": _("Play"),
         "play_card": _("Play %(card)s"),
-        "pick_first": _("Pick a card to play"),
         "take": _("Ia — Take the trick"),
-        "end": _("Gata — end the trick"),
         "pass": _("Pass"),
-        "pass_skip": _("Pass — sit the turn out"),
-        "draw": _("Draw a card"),
-        "draw_n": _("Take the %(n)s cards waiting"),
-        "choose_suit": _("Name the suit to follow"),
-        "cancel": _("Cancel"),
-        "your_hand": _("Your hand"),
         "picked": _("%(card)s picked up. Press Play, drag it to the middle, or use the arrow keys to move it."),
         "put_down": _("%(card)s put down."),
         "moved_to": _("%(card)s moved to place %(n)s."),
@@ -62,7 +55,6 @@ def js_strings() -> dict[str, str]:
         "join": _("Take a seat"),
         "leave": _("Leave the table"),
         "log_in_to_play": _("Log in to take a seat"),
-        "spectating": _("You are watching this table."),
         "copy": _("Copy"),
         "copied": _("Copied"),
         "invite": _("Invite link"),
@@ -80,29 +72,13 @@ def js_strings() -> dict[str, str]:
         "last_deal": _("Last deal"),
         "this_deal": _("This deal"),
         "player": _("Player"),
-        "went_out": _("%(name)s went out"),
-        "nobody_out": _("Nobody went out"),
-        "charged": _("charged %(n)s"),
         "points_word": _("%(n)s points"),
         "deal_n": _("Deal %(n)s"),
         "log_play": _("%(name)s played %(card)s"),
         "log_cut": _("%(name)s cut with %(card)s"),
-        "log_seven": _("%(name)s played %(card)s and asked for %(suit)s"),
-        "log_end": _("%(name)s ended the trick (Gata)"),
         "log_take": _("%(name)s took the trick"),
-        "log_take_points": _("%(name)s took the trick (+%(n)s)"),
-        "log_trick_points": _("%(name)s took the trick: %(n)s points"),
-        "log_draw": _("%(name)s drew %(n)s"),
-        "log_draw_written_off": _("%(name)s drew %(n)s (%(off)s written off)"),
-        "log_refill": _("Everyone drew back up from the stock"),
         "log_pass": _("%(name)s passed"),
-        "log_pass_skip": _("%(name)s sat the turn out"),
-        "log_pass_written_off": _("%(name)s passed; the %(n)s cards waiting are written off"),
-        "log_remove": _("Taken out of the deck: %(cards)s"),
         "log_deal": _("New deal"),
-        "log_turn_up": _("Turned up: %(card)s"),
-        "log_bury": _("%(card)s went to the bottom of the stock"),
-        "log_reshuffle": _("The pile was shuffled into a new stock"),
         "log_deal_over": _("The deal is over"),
         "rank_names": {rank: name for rank, name in zip("23456789TJQKAX", rank_names(), strict=True)},
         "a_rank": {rank: name for rank, name in zip("23456789TJQKAX", a_rank_names(), strict=True)},
@@ -111,6 +87,5 @@ def js_strings() -> dict[str, str]:
         "red_joker": _("red joker"),
         "black_joker": _("black joker"),
         "or": _("or"),
-        "recent_moves": _("Recent moves"),
         "no_moves": _("No moves yet."),
     }
