@@ -134,23 +134,8 @@
     return "finished";
   }
 
-  function duration(seconds, units) {
-    const steps = [[86400, "d"], [3600, "h"], [60, "min"], [1, "s"]];
-    for (let i = 0; i < steps.length; i += 1) {
-      const [size, unit] = steps[i];
-      if (seconds < size && size !== 1) continue;
-      const parts = [fmt(units[unit], { n: Math.floor(seconds / size) })];
-      if (i + 1 < steps.length) {
-        const [smaller, smallerUnit] = steps[i + 1];
-        const n = Math.floor((seconds % size) / smaller);
-        if (n) parts.push(fmt(units[smallerUnit], { n }));
-      }
-      return parts.join(" ");
-    }
-    return "";
-  }
-
   function matchesPage(config) {
+    const Durations = window.SepticaDurations; // static/js/durations.js, loaded before this script
     const { W, urlFor, postForm, seatNames, perMove, seatsCount } = pageTools(config);
     const root = document.getElementById("my-matches");
     const invitations = document.getElementById("invitations");
@@ -206,8 +191,8 @@
     function tick() {
       const now = Date.now();
       for (const span of document.querySelectorAll(".time-left[data-deadline]")) {
-        const left = Math.max(0, Math.floor((Date.parse(span.dataset.deadline) - now) / 1000));
-        if (!Number.isNaN(left)) span.textContent = fmt(W.time_left, { time: duration(left, W.units) });
+        const left = Durations.secondsUntil(span.dataset.deadline, now);
+        if (!Number.isNaN(left)) span.textContent = fmt(W.time_left, { time: Durations.timeLeft(left, W.units) });
       }
     }
     setInterval(tick, 1000);

@@ -55,5 +55,5 @@
     return `<span class="card card--back${extra ? " " + extra : ""}" aria-hidden="true"></span>`;
   }
 
-  window.SepticaCards = { SUITS, cardHTML, cardBackHTML, cardName, cardShort, rankLabel, isRed, escapeHTML };
+  window.SepticaCards = { SUITS, cardHTML, cardBackHTML, cardName, cardShort, escapeHTML };
 })();

@@ -7,6 +7,7 @@
 (function () {
   "use strict";
   const Cards = window.SepticaCards;
+  const Durations = window.SepticaDurations;
   const config = JSON.parse(document.getElementById("table-config").textContent);
   const T = config.text;
   const $ = (id) => document.getElementById(id);
@@ -42,7 +43,6 @@
   // Plurals come from the JavaScript catalog (/jsi18n/): Romanian has three forms.
   const waitingFor = (n) => interpolate(ngettext("Waiting for %(n)s more player.", "Waiting for %(n)s more players.", n), { n }, true);
   const view = () => data.view;
-  const mySeat = () => (view() ? view().seat : data.your_seat);
   const isMyTurn = () => data.status !== "aborted" && Boolean(view()) && view().seat !== null && view().to_move === view().seat && !view().finished;
 
   function seatName(seat) {
@@ -64,11 +64,7 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
   function timeLeft(deadline) {
-    const seconds = Math.max(0, Math.floor((Date.parse(deadline) - Date.now()) / 1000));
-    const d = Math.floor(seconds / 86400), h = Math.floor((seconds % 86400) / 3600), m = Math.floor((seconds % 3600) / 60);
-    if (d) return `${d}d ${h}h`;
-    if (h) return `${h}h ${String(m).padStart(2, "0")}m`;
-    return `${m}:${String(seconds % 60).padStart(2, "0")}`;
+    return Durations.timeLeft(Durations.secondsUntil(deadline), T.units);
   }
 
   // --- the hand's order, kept per table in this browser -------------------------
