@@ -1,4 +1,4 @@
-"""The refusals actions raise: each is an HTTP status and a sentence for a person.
+"""The refusals the site raises (actions, reads, request bodies): each is an HTTP status and a sentence for a person.
 
 The API and the sockets answer with `status` and `message`; pages show the message.
 """

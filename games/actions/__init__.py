@@ -7,8 +7,8 @@ so nobody hears of a write that was not stored. Views, the API, the sockets,
 the tasks and the admin parse input, call one action, and render the answer.
 """
 
-from .checks import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE, BotSpec, check_may_play
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound, ServiceError, TooManyRequests
+from .checks import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE, BotSpec, check_may_play
 from .moves import BotTurn, bot_turn_for, play_bot_turn, play_for_seat, play_move, take_seat_back, time_out_turn
 from .tables import create_bot_table, create_table, join_table, leave_table, rematch
 

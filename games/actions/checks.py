@@ -10,9 +10,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..engine import rules_for
+from ..errors import BadRequest, NotAllowed, NotFound
 from ..models import BotLevel, BotStyle, Seat, Table
 from ..words.refusals import refusal_in_words
-from ..errors import BadRequest, NotAllowed, NotFound
 
 MIN_SECONDS_PER_MOVE = 30
 MAX_SECONDS_PER_MOVE = 3 * 24 * 3600

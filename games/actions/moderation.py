@@ -15,10 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..models import BotLevel, BotStyle, Match, ModerationAction, ModerationKind, Report, Seat, Table, TableStatus
 from . import on_commit
 from .checks import check_may_play
-from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 
 MODERATE_PERMISSION = "games.moderate"
 MAX_REASON_CHARS = 2000

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 
 from .. import sql
 from ..engine import IllegalMove, rules_for
+from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..models import Actor, BotLevel, BotStyle, Match, Move, Seat, Table, TableStatus
 from ..presenters import seat_json
 from ..reads import cache_seats
 from ..words.refusals import refusal_in_words
 from . import on_commit
 from .checks import check_may_play, deadline_after, hidden_from
-from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 
 DEADLINE_TOLERANCE = timedelta(seconds=1)  # a countdown may fire a hair early
 

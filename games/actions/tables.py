@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engine import rules_for
+from ..errors import Conflict, NotAllowed, NotFound
 from ..models import BotLevel, BotStyle, Match, Seat, Table, TableStatus
 from . import on_commit
 from .checks import (
@@ -23,7 +24,6 @@ from .checks import (
     hidden_from,
     locked_table,
 )
-from ..errors import Conflict, NotAllowed, NotFound
 
 
 def create_table(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from . import americana, familie, septica
 from .base import Game, Rules
-from .errors import IllegalMove
+from .errors import BadOptions, IllegalMove
 
 RULESETS: dict[str, Rules] = {module.RULES.slug: module.RULES for module in (septica, familie, americana)}
 
@@ -42,4 +42,4 @@ def rules_for(slug: str) -> Rules:
         raise ValueError(f"Unknown rule set {slug!r}; choose one of: {known}.") from None
 
 
-__all__ = ["RULESETS", "Game", "IllegalMove", "Rules", "rules_for"]
+__all__ = ["RULESETS", "BadOptions", "Game", "IllegalMove", "Rules", "rules_for"]

@@ -36,7 +36,7 @@ from .base import (
     thaw,
 )
 from .cards import RANKS, SUITS, make_deck, shuffle
-from .errors import IllegalMove
+from .errors import BadOptions, IllegalMove
 
 SLUG = "americana"
 HAND_SIZE = 5
@@ -136,9 +136,11 @@ class AmericanaRules(Rules):
     def _check_options(self, players: int, options: dict) -> dict:
         for name in ("jokers", "pairs", "jacks_draw"):
             if type(options[name]) is not bool:
-                raise ValueError(f"The option {name!r} must be true or false, not {options[name]!r}.")
+                raise BadOptions(f"The option {name!r} must be true or false, not {options[name]!r}.",
+                                 "option-not-boolean", {"option": name})
         if type(options["target"]) is not int or options["target"] not in TARGETS:
-            raise ValueError(f"The target must be 101, 301 or 501, not {options['target']!r}.")
+            raise BadOptions(f"The target must be 101, 301 or 501, not {options['target']!r}.", "target-not-allowed",
+                             {"targets": sorted(TARGETS)})
         return options
 
     def full_deck(self, players: int, options: dict) -> list[str]:
@@ -462,7 +464,7 @@ class AmericanaGame(Game):
             return IllegalMove(f"Only a seven names a suit; play {card} without one.", "only-seven-names-suit", {"card": card})
         if self._attack == DRAW:
             answers = self._house.describe_draw_answers()
-            params = {"card": card, "count": self._owed}
+            params = {"card": card, "count": self._owed, "ranks": list(self._house.draw_values)}
             if rank == SEVEN:
                 return IllegalMove(
                     f"{card} is no answer here: a seven cannot answer a draw. "
@@ -508,7 +510,7 @@ class AmericanaGame(Game):
                 f"You cannot pass a draw: take the {self._owed} cards or pass them on with "
                 f"{self._house.describe_draw_answers()}.",
                 "cannot-pass-draw",
-                {"count": self._owed},
+                {"count": self._owed, "ranks": list(self._house.draw_values)},
             )
         if self._stock:
             return IllegalMove("You may only pass when nothing can be drawn: take a card instead.", "pass-while-stock")

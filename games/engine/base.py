@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, NoReturn
 
 from .cards import is_card_code
-from .errors import IllegalMove
+from .errors import BadOptions, IllegalMove
 
 STATE_VERSION = 1
 
@@ -182,12 +182,13 @@ class Rules:
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise ValueError("Options must be an object of option names and values.")
+            raise BadOptions("Options must be an object of option names and values.", "options-not-object")
         full = self.default_options(players)
         unknown = sorted(set(options) - set(full), key=str)
         if unknown:
             known = ", ".join(sorted(full)) or "none"
-            raise ValueError(f"Unknown option {unknown[0]!r} for {self.slug}; the options are: {known}.")
+            raise BadOptions(f"Unknown option {unknown[0]!r} for {self.slug}; the options are: {known}.",
+                             "unknown-option", {"option": str(unknown[0]), "known": sorted(full)})
         full.update(options)
         return self._check_options(players, full)
 
@@ -197,10 +198,11 @@ class Rules:
 
     def check_players(self, players: Any) -> int:
         if type(players) is not int:
-            raise ValueError("The number of players must be a whole number.")
+            raise BadOptions("The number of players must be a whole number.", "players-not-a-number")
         if not self.min_players <= players <= self.max_players:
-            raise ValueError(
-                f"{self.slug} is played by {self.min_players} to {self.max_players} players, not {players}."
+            raise BadOptions(
+                f"{self.slug} is played by {self.min_players} to {self.max_players} players, not {players}.",
+                "player-count", {"rules": self.slug, "low": self.min_players, "high": self.max_players, "players": players},
             )
         return players
 

@@ -20,3 +20,20 @@ class IllegalMove(ValueError):
 
     def __reduce__(self) -> tuple:
         return IllegalMove, (str(self), self.code, self.params)
+
+
+class BadOptions(ValueError):
+    """Table options (or a player count) a rule set does not allow; the message says why, for a person.
+
+    ``code`` and ``params`` as for IllegalMove: the site words the refusal from them."""
+
+    code: str
+    params: dict[str, Any]
+
+    def __init__(self, message: str, code: str, params: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = {} if params is None else params
+
+    def __reduce__(self) -> tuple:
+        return BadOptions, (str(self), self.code, self.params)

@@ -32,7 +32,7 @@ from .base import (
     read_move,
 )
 from .cards import make_deck, shuffle
-from .errors import IllegalMove
+from .errors import BadOptions, IllegalMove
 
 SLUG = "septica"
 DECK = tuple(make_deck("789TJQKA"))
@@ -836,16 +836,20 @@ class SepticaRules(Rules):
     def _check_options(self, players: int, options: dict) -> dict:
         for name in ("eights_cut", "teams"):
             if type(options[name]) is not bool:
-                raise ValueError(f"The option {name!r} must be true or false, not {options[name]!r}.")
+                raise BadOptions(f"The option {name!r} must be true or false, not {options[name]!r}.",
+                                 "option-not-boolean", {"option": name})
         if options["eights_cut"] and players not in EIGHTS_OUT:
-            raise ValueError(
-                f"Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with {players}."
+            raise BadOptions(
+                f"Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with {players}.",
+                "eights-cut-player-count", {"players": players},
             )
         if options["teams"] and players not in TEAM_COUNTS:
-            raise ValueError(f"Teams play only with 4 or 6 players, not with {players}.")
+            raise BadOptions(f"Teams play only with 4 or 6 players, not with {players}.", "teams-player-count",
+                             {"players": players})
         if type(options["match"]) is not str or options["match"] not in MATCHES:
             formats = ", ".join(MATCHES)
-            raise ValueError(f"Unknown match format {options['match']!r}; choose one of: {formats}.")
+            raise BadOptions(f"Unknown match format {options['match']!r}; choose one of: {formats}.",
+                             "unknown-match-format", {"formats": list(MATCHES)})
         return options
 
     def full_deck(self, players: int, options: dict) -> list[str]:

@@ -4,8 +4,9 @@ The engine refuses a move with `IllegalMove`: an English sentence for
 scripts, a `code` naming the rule and `params` (card codes, 0-based seats,
 counts). People read the words made here from the code and the params,
 never from the sentence, with cards as faces (A♥, 10♠, jokers by name) and
-seats by the players' names. A refusal with no words here (the table options'
-plain `ValueError`s, which carry no code) reads as the engine's sentence.
+seats by the players' names. Table options the rules refuse come as
+`BadOptions`, with a code and params too. A refusal with no words here
+reads as the engine's sentence.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .cards import SUIT_SYMBOLS, a_rank_names
+from .rulesets import rules_name
 
 RANKS = "23456789TJQKAX"
 
@@ -175,7 +177,39 @@ def missing_card(refusal: Refusal) -> str:
 
 
 # Every code the engine can refuse a move with (tests/words checks the engine's source against it).
+# --- table options (what the create form or a script asked for) ------------------
+def quoted(names) -> str:
+    return ", ".join(f'"{name}"' for name in names)
+
+
+def player_count(refusal: Refusal) -> str:
+    return _("%(rules)s is played by %(low)s to %(high)s players, not %(n)s.") % {
+        "rules": rules_name(refusal.params["rules"]), "low": refusal.params["low"], "high": refusal.params["high"],
+        "n": refusal.params["players"]}
+
+
+OPTION_WORDS: dict[str, Callable[[Refusal], str]] = {
+    "options-not-object": lambda refusal: _("The options must be an object of option names and values."),
+    "unknown-option": lambda refusal: _("There is no option \"%(option)s\" here; the options are: %(known)s.") % {
+        "option": refusal.params["option"], "known": quoted(refusal.params["known"])},
+    "players-not-a-number": lambda refusal: _("The number of players must be a whole number."),
+    "player-count": player_count,
+    "option-not-boolean": lambda refusal: _("The option \"%(option)s\" must be true or false.") % {
+        "option": refusal.params["option"]},
+    "eights-cut-player-count": lambda refusal: _(
+        "Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with %(n)s.") % {
+        "n": refusal.params["players"]},
+    "teams-player-count": lambda refusal: _("Teams play only with 4 or 6 players, not with %(n)s.") % {
+        "n": refusal.params["players"]},
+    "unknown-match-format": lambda refusal: _("There is no such match format; choose one of: %(formats)s.") % {
+        "formats": quoted(refusal.params["formats"])},
+    "target-not-allowed": lambda refusal: _("The target must be one of %(targets)s points.") % {
+        "targets": ", ".join(str(target) for target in refusal.params["targets"])},
+}
+
+
 WORDS: dict[str, Callable[[Refusal], str]] = {
+    **OPTION_WORDS,
     "illegal-move": lambda refusal: _("That move is not allowed now."),
     "match-over": lambda refusal: _("The match is over: no more moves can be made."),
     "card-not-held": lambda refusal: _("You do not hold %(card)s.") % {"card": refusal.card()},

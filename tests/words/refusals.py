@@ -26,10 +26,11 @@ ENGLISH_LEFT = re.compile(
 
 
 def codes_raised_in(path: Path) -> Iterator[tuple[str, str]]:
-    """(code, where) for every `IllegalMove(...)` written in that file; a code that is not a literal is an error."""
+    """(code, where) for every `IllegalMove(...)` and `BadOptions(...)` written in that file; a code that is not a
+    literal is an error."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _called_name(node.func) == "IllegalMove"):
+        if not (isinstance(node, ast.Call) and _called_name(node.func) in ("IllegalMove", "BadOptions")):
             continue
         where = f"{path}:{node.lineno}"
         code = node.args[1] if len(node.args) > 1 else next((kw.value for kw in node.keywords if kw.arg == "code"), None)
@@ -43,7 +44,7 @@ def codes_raised_in(path: Path) -> Iterator[tuple[str, str]]:
 
 
 def engine_codes() -> dict[str, list[str]]:
-    """Every code the engine can refuse a move with, and where each is raised."""
+    """Every code the engine can refuse a move or table options with, and where each is raised."""
     found: dict[str, list[str]] = {}
     for path in sorted(ENGINE.rglob("*.py")):
         for code, where in codes_raised_in(path):

@@ -115,3 +115,30 @@ def test_a_script_reads_the_words_and_can_still_tell_the_rule_by_its_code(septic
     assert response.status_code == 400
     assert response.json() == {"error": "You do not hold 7♣.", "code": "card-not-held",
                                "params": {"seat": 0, "card": "7C"}}
+
+
+def create(user, body: dict, language: str):
+    client = Client()
+    client.force_login(user)
+    return client.post("/api/tables", data=json.dumps(body), content_type="application/json",
+                       HTTP_ACCEPT_LANGUAGE=language)
+
+
+@pytest.mark.parametrize(("body", "english", "romanian"), [
+    ({"rules": "septica", "players": 3, "options": {"teams": True}},
+     "Teams play only with 4 or 6 players, not with 3.", "Echipele se joacă doar la 4 sau 6 jucători, nu la 3."),
+    ({"rules": "septica", "players": 4, "options": {"eights_cut": True}},
+     "Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with 4.",
+     "Optarii taie doar la 3, 5 sau 6 jucători, când se scot doi optari; nu la 4."),
+    ({"rules": "familie", "players": 9},
+     "Șeptică în familie is played by 2 to 6 players, not 9.", "Șeptică în familie se joacă în 2 până la 6 jucători, nu în 9."),
+    ({"rules": "americana", "players": 2, "options": {"target": 200}},
+     "The target must be one of 101, 301, 501 points.", "Ținta trebuie să fie una dintre: 101, 301, 501 puncte."),
+])
+def test_table_options_the_rules_refuse_are_answered_in_the_readers_language(alice, body, english, romanian):
+    for language, sentence in (("en", english), ("ro", romanian)):
+        answer = create(alice, body, language)
+
+        assert answer.status_code == 400
+        assert answer.json()["error"] == sentence
+    assert not Match.objects.exists()  # nothing was made
