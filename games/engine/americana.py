@@ -137,10 +137,10 @@ class AmericanaRules(Rules):
         for name in ("jokers", "pairs", "jacks_draw"):
             if type(options[name]) is not bool:
                 raise BadOptions(f"The option {name!r} must be true or false, not {options[name]!r}.",
-                                 "option-not-boolean", {"option": name})
+                                 "option-not-boolean", {"option": name, "value": repr(options[name])})
         if type(options["target"]) is not int or options["target"] not in TARGETS:
             raise BadOptions(f"The target must be 101, 301 or 501, not {options['target']!r}.", "target-not-allowed",
-                             {"targets": sorted(TARGETS)})
+                             {"value": repr(options["target"])})
         return options
 
     def full_deck(self, players: int, options: dict) -> list[str]:

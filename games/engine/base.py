@@ -188,7 +188,7 @@ class Rules:
         if unknown:
             known = ", ".join(sorted(full)) or "none"
             raise BadOptions(f"Unknown option {unknown[0]!r} for {self.slug}; the options are: {known}.",
-                             "unknown-option", {"option": str(unknown[0]), "known": sorted(full)})
+                             "unknown-option", {"option": str(unknown[0]), "rules": self.slug, "known": sorted(full)})
         full.update(options)
         return self._check_options(players, full)
 

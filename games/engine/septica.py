@@ -837,7 +837,7 @@ class SepticaRules(Rules):
         for name in ("eights_cut", "teams"):
             if type(options[name]) is not bool:
                 raise BadOptions(f"The option {name!r} must be true or false, not {options[name]!r}.",
-                                 "option-not-boolean", {"option": name})
+                                 "option-not-boolean", {"option": name, "value": repr(options[name])})
         if options["eights_cut"] and players not in EIGHTS_OUT:
             raise BadOptions(
                 f"Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with {players}.",
@@ -849,7 +849,7 @@ class SepticaRules(Rules):
         if type(options["match"]) is not str or options["match"] not in MATCHES:
             formats = ", ".join(MATCHES)
             raise BadOptions(f"Unknown match format {options['match']!r}; choose one of: {formats}.",
-                             "unknown-match-format", {"formats": list(MATCHES)})
+                             "unknown-match-format", {"value": repr(options["match"]), "formats": list(MATCHES)})
         return options
 
     def full_deck(self, players: int, options: dict) -> list[str]:

@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from .cards import SUIT_SYMBOLS, a_rank_names
-from .rulesets import rules_name
 
 RANKS = "23456789TJQKAX"
 
@@ -176,38 +175,36 @@ def missing_card(refusal: Refusal) -> str:
     return _("A %(type)s move needs a \"card\".") % {"type": refusal.params["type"]}
 
 
-# Every code the engine can refuse a move with (tests/words checks the engine's source against it).
 # --- table options (what the create form or a script asked for) ------------------
-def quoted(names) -> str:
-    return ", ".join(f'"{name}"' for name in names)
-
-
-def player_count(refusal: Refusal) -> str:
-    return _("%(rules)s is played by %(low)s to %(high)s players, not %(n)s.") % {
-        "rules": rules_name(refusal.params["rules"]), "low": refusal.params["low"], "high": refusal.params["high"],
-        "n": refusal.params["players"]}
+# In English these read exactly as the engine's sentences, which scripts have always read.
+def unknown_option(refusal: Refusal) -> str:
+    return _("Unknown option '%(option)s' for %(rules)s; the options are: %(known)s.") % {
+        "option": refusal.params["option"], "rules": refusal.params["rules"],
+        "known": ", ".join(refusal.params["known"]) or _("none")}
 
 
 OPTION_WORDS: dict[str, Callable[[Refusal], str]] = {
-    "options-not-object": lambda refusal: _("The options must be an object of option names and values."),
-    "unknown-option": lambda refusal: _("There is no option \"%(option)s\" here; the options are: %(known)s.") % {
-        "option": refusal.params["option"], "known": quoted(refusal.params["known"])},
+    "options-not-object": lambda refusal: _("Options must be an object of option names and values."),
+    "unknown-option": unknown_option,
     "players-not-a-number": lambda refusal: _("The number of players must be a whole number."),
-    "player-count": player_count,
-    "option-not-boolean": lambda refusal: _("The option \"%(option)s\" must be true or false.") % {
-        "option": refusal.params["option"]},
+    "player-count": lambda refusal: _("%(rules)s is played by %(low)s to %(high)s players, not %(n)s.") % {
+        "rules": refusal.params["rules"], "low": refusal.params["low"], "high": refusal.params["high"],
+        "n": refusal.params["players"]},
+    "option-not-boolean": lambda refusal: _("The option '%(option)s' must be true or false, not %(value)s.") % {
+        "option": refusal.params["option"], "value": refusal.params["value"]},
     "eights-cut-player-count": lambda refusal: _(
         "Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with %(n)s.") % {
         "n": refusal.params["players"]},
     "teams-player-count": lambda refusal: _("Teams play only with 4 or 6 players, not with %(n)s.") % {
         "n": refusal.params["players"]},
-    "unknown-match-format": lambda refusal: _("There is no such match format; choose one of: %(formats)s.") % {
-        "formats": quoted(refusal.params["formats"])},
-    "target-not-allowed": lambda refusal: _("The target must be one of %(targets)s points.") % {
-        "targets": ", ".join(str(target) for target in refusal.params["targets"])},
+    "unknown-match-format": lambda refusal: _("Unknown match format %(value)s; choose one of: %(formats)s.") % {
+        "value": refusal.params["value"], "formats": ", ".join(refusal.params["formats"])},
+    "target-not-allowed": lambda refusal: _("The target must be 101, 301 or 501, not %(value)s.") % {
+        "value": refusal.params["value"]},
 }
 
 
+# Every code the engine can refuse a move or table options with (tests/words checks the engine's source against it).
 WORDS: dict[str, Callable[[Refusal], str]] = {
     **OPTION_WORDS,
     "illegal-move": lambda refusal: _("That move is not allowed now."),

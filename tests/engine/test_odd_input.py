@@ -201,7 +201,7 @@ def test_the_contract_example_code_and_params():
     with pytest.raises(IllegalMove) as caught:
         game.play({"type": "play", "card": "7H", "suit": "S"})
     assert caught.value.code == "seven-cannot-answer-draw"
-    assert caught.value.params == {"card": "7H", "count": 2}
+    assert caught.value.params == {"card": "7H", "count": 2, "ranks": ["2"]}
 
 
 class BrokenMapping(Mapping):

@@ -21,7 +21,7 @@ CODES = sorted(engine_codes())
 PARAMS = {"card": "QH", "top": "8D", "suit": "D", "seat": 1, "count": 2, "ranks": ["K", "7"], "led_rank": "Q",
           "types": ["draw", "pass", "play"], "type": "play", "key": "colour",
           "option": "teams", "known": ["eights_cut", "match", "teams"], "rules": "septica", "low": 2, "high": 6,
-          "players": 7, "formats": ["points-8", "best-of-3"], "targets": [101, 301, 501]}
+          "players": 7, "formats": ["points-8", "best-of-3"], "value": "'red'"}
 NAMES = {0: "Alice", 1: "Bob"}
 API_WORDS = re.compile(r"„[^”]*”|\"[^\"]*\"")  # the keys and values a script sends stay as they are
 

@@ -131,9 +131,12 @@ def create(user, body: dict, language: str):
      "Eights cut only with 3, 5 or 6 players, where two eights are taken out; not with 4.",
      "Optarii taie doar la 3, 5 sau 6 jucători, când se scot doi optari; nu la 4."),
     ({"rules": "familie", "players": 9},
-     "Șeptică în familie is played by 2 to 6 players, not 9.", "Șeptică în familie se joacă în 2 până la 6 jucători, nu în 9."),
+     "familie is played by 2 to 6 players, not 9.", "familie se joacă în 2 până la 6 jucători, nu în 9."),
     ({"rules": "americana", "players": 2, "options": {"target": 200}},
-     "The target must be one of 101, 301, 501 points.", "Ținta trebuie să fie una dintre: 101, 301, 501 puncte."),
+     "The target must be 101, 301 or 501, not 200.", "Ținta trebuie să fie 101, 301 sau 501, nu 200."),
+    ({"rules": "septica", "players": 2, "options": {"colour": "red"}},
+     "Unknown option 'colour' for septica; the options are: eights_cut, match, teams.",
+     "Nu există opțiunea 'colour' la septica; opțiunile sunt: eights_cut, match, teams."),
 ])
 def test_table_options_the_rules_refuse_are_answered_in_the_readers_language(alice, body, english, romanian):
     for language, sentence in (("en", english), ("ro", romanian)):
