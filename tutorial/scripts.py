@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from django.utils.translation import get_language
 
+from games.words.rulesets import rules_name
+
 from . import americana_steps, septica_steps
 from .script import Step, Text
 
 GAMES: dict[str, tuple[Step, ...]] = {"septica": septica_steps.STEPS, "americana": americana_steps.STEPS}
-GAME_NAMES = {"septica": "Șeptică", "americana": "Șeptică americană"}
+GAME_NAMES = {game: rules_name(game) for game in GAMES}
 
 
 def step_of(game: str, number: int) -> Step | None:

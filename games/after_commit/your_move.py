@@ -26,7 +26,6 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.timesince import timeuntil
 
 from septica_site.celery import app
 from septica_site.channel_layers import UNREACHABLE
@@ -34,6 +33,7 @@ from septica_site.channel_layers import UNREACHABLE
 from .. import presence
 from ..models import Match, Seat, TableStatus
 from ..presenters import seat_json
+from ..words.durations import LONG, duration_in_words
 from ..words.rulesets import options_in_words, rules_name
 
 logger = logging.getLogger(__name__)
@@ -170,7 +170,8 @@ def _context(match: Match, seat: Seat) -> dict:
         "options": options_in_words(table.rules, table.players, table.options),
         "opponents": [seat_json(other, seat.user_id)["name"] for other in others],
         "deadline": match.deadline,
-        "time_left": timeuntil(match.deadline, timezone.now()) if match.deadline else "",
+        "time_left": duration_in_words(max(0, int((match.deadline - timezone.now()).total_seconds())), LONG, parts=2)
+        if match.deadline else "",
         "table_url": settings.SITE_URL + reverse("table", args=[table.pk]),
         "profile_url": settings.SITE_URL + reverse("profile"),
     }

@@ -60,7 +60,7 @@ def test_bob_gets_one_email_with_the_table_link_when_it_is_his_move_and_he_is_aw
     assert message.subject == "Your move in Șeptică against Alice"
     assert "Hello Bob" in message.body
     assert f"It is your move at table {table.pk}" in message.body
-    assert "Time left for this move:" in message.body
+    assert "Time left for this move: 23 hours 59 minutes." in message.body  # the site's own words for a time left
     html, mimetype = message.alternatives[0]
     assert mimetype == "text/html"
     assert f'href="https://septica.example/tables/{table.pk}/"' in html
