@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Prefetch
 
+from septica_site.django_private import cache_prefetched
+
 from .errors import NotFound
 from .models import Seat, Table, TableStatus
 from .presenters import my_table_order, table_summary
@@ -59,9 +61,7 @@ def rematch_invitations(user):
 
 def cache_seats(table: Table, seats: list[Seat]) -> None:
     """Make `table.seats.all()` (and `table.created_by`, when seated) answer from rows already read."""
-    cached = table.seats.all()
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {**getattr(table, "_prefetched_objects_cache", {}), "seats": cached}
+    cache_prefetched(table, "seats", seats, table.seats.all())
     creator = next((seat.user for seat in seats if seat.user_id is not None and seat.user_id == table.created_by_id),
                    None)
     if creator is not None:

@@ -16,15 +16,13 @@ local group to read again what it shows (`resync_message`, a setting): the
 pushes published meanwhile were lost.
 
 The embedded setup's layer is Channels' in-memory layer, made to scale
-with the number of open sockets.
+with the number of open sockets: it sweeps for expired messages at most once
+a second (septica_site/channels_private.py), and sends to a group's members
+directly instead of through a task each (`send` never waits: it puts on a
+queue or raises ChannelFull).
 
-Channels' `InMemoryChannelLayer` sweeps every channel and every group for
-expired entries on each `receive` and each `group_send`, which is quadratic
-in the sockets of a busy process (at 800 sockets the sweep cost more than
-the moves). Expiry only matters on the scale of the layer's `expiry`
-(a minute), so this layer sweeps at most once a second, and sends to a
-group's members directly instead of through a task each (`send` never waits:
-it puts on a queue or raises ChannelFull).
+What they reach of Channels' and channels_redis's insides is in
+septica_site/channels_private.py and septica_site/channels_redis_private.py.
 """
 
 from __future__ import annotations
@@ -37,10 +35,12 @@ import time
 
 import redis
 from channels.exceptions import ChannelFull
-from channels.layers import InMemoryChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
-from channels_redis.utils import _consistent_hash, decode_hosts
+from channels_redis.utils import decode_hosts
 from django.utils.module_loading import import_string
+
+from . import channels_redis_private as loop_layers
+from .channels_private import InMemoryLayerWithSweepHook
 
 logger = logging.getLogger(__name__)
 
@@ -52,25 +52,26 @@ OUTAGE_LOG_EVERY_SECONDS = 10.0
 class ChannelLayerUnavailable(Exception):
     """Redis cannot be reached: a socket cannot join its groups now (it may try again soon)."""
 
-SWEEP_EVERY_SECONDS = 1.0
+
+SWEEP_EVERY_SECONDS = 1.0  # expiry matters on the scale of the layer's `expiry`, a minute
 
 
-class LocalChannelLayer(InMemoryChannelLayer):
+class LocalChannelLayer(InMemoryLayerWithSweepHook):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._swept_at = 0.0
+        self.swept_at = 0.0
 
-    def _clean_expired(self) -> None:
+    def sweep_due(self) -> bool:
         now = time.monotonic()
-        if now - self._swept_at < SWEEP_EVERY_SECONDS:
-            return
-        self._swept_at = now
-        super()._clean_expired()
+        if now - self.swept_at < SWEEP_EVERY_SECONDS:
+            return False
+        self.swept_at = now
+        return True
 
     async def group_send(self, group, message):
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
-        self._clean_expired()
+        self.sweep_expired()
         for channel in list(self.groups.get(group, {})):
             with contextlib.suppress(ChannelFull):  # as Channels' layer does: a full channel misses it
                 await self.send(channel, message)
@@ -81,7 +82,7 @@ class LocalChannelLayer(InMemoryChannelLayer):
 
     async def flush(self):
         await super().flush()
-        self._swept_at = 0.0
+        self.swept_at = 0.0
 
 
 # A blocking publish holds a server's database thread (after its commit), and
@@ -102,22 +103,22 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
 
     def __init__(self, *args, hosts=None, prefix: str = "asgi", resync_message: str | None = None, **kwargs) -> None:
         super().__init__(*args, hosts=hosts, prefix=prefix, **kwargs)
-        self._hosts = decode_hosts(hosts)
-        self._prefix = prefix
-        self._blocking_clients: dict[int, redis.Redis] = {}
-        self._blocking_clients_lock = threading.Lock()
-        self._resync_message = import_string(resync_message) if resync_message else None
-        self._resyncers: dict[asyncio.AbstractEventLoop, _Resyncer] = {}
+        self.hosts = decode_hosts(hosts)
+        self.prefix = prefix
+        self.blocking_clients: dict[int, redis.Redis] = {}
+        self.blocking_clients_lock = threading.Lock()
+        self.resync_message = import_string(resync_message) if resync_message else None
+        self.resyncers: dict[asyncio.AbstractEventLoop, _Resyncer] = {}
 
     # --- Redis unreachable ---------------------------------------------------------------
     async def new_channel(self, prefix: str = "specific."):
         try:
-            return await self._get_layer().new_channel(prefix)
+            return await loop_layers.loop_layer(self).new_channel(prefix)
         except UNREACHABLE as error:
             raise ChannelLayerUnavailable(repr(error)) from error
 
     async def group_add(self, group, channel):
-        loop_layer = self._get_layer()
+        loop_layer = loop_layers.loop_layer(self)
         try:
             await loop_layer.group_add(group, channel)
         except UNREACHABLE as error:
@@ -126,39 +127,36 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
 
     async def group_discard(self, group, channel):
         try:
-            await self._get_layer().group_discard(group, channel)
+            await loop_layers.loop_layer(self).group_discard(group, channel)
         except UNREACHABLE as error:
             # Redis forgets a lost connection's subscriptions by itself.
             logger.info("could not unsubscribe from %s: %r", group, error)
 
     async def group_send(self, group, message):
         try:
-            await self._get_layer().group_send(group, message)
+            await loop_layers.loop_layer(self).group_send(group, message)
         except UNREACHABLE as error:  # the sockets read again when Redis is back
             logger.warning("could not publish to %s: %r", group, error)
 
     def _hear_reconnects(self, loop_layer) -> None:
         """Have each shard's pub/sub connection call us back whenever it connects again."""
         loop = asyncio.get_running_loop()
-        resyncer = self._resyncers.get(loop)
+        resyncer = self.resyncers.get(loop)
         if resyncer is None or resyncer.loop_layer is not loop_layer:
-            resyncer = self._resyncers[loop] = _Resyncer(self, loop_layer)
-        for shard in loop_layer._shards:
-            connection = shard._pubsub.connection if shard._pubsub is not None else None
-            if connection is not None:
-                # Kept as a weak method, once: registering again changes nothing.
-                connection.register_connect_callback(resyncer.reconnected)
+            resyncer = self.resyncers[loop] = _Resyncer(self, loop_layer)
+        for connection in loop_layers.pubsub_connections(loop_layer):
+            # Kept as a weak method, once: registering again changes nothing.
+            connection.register_connect_callback(resyncer.reconnected)
 
     def group_send_many_blocking(self, messages) -> None:
         """`group_send_many` for a thread without an event loop: it returns once Redis has them.
 
-        The channel names and the encoding are the loop layers' own
-        (`_get_group_channel_name`, `serialize`), so every server's
-        subscribers hear these exactly as they hear `group_send`."""
+        The channel names, shards and encoding are the loop layers' own, so
+        every server's subscribers hear these exactly as they hear `group_send`."""
         by_shard: dict[int, list] = {}
         for group, message in messages:
-            channel = f"{self._prefix}__group__{group}"
-            by_shard.setdefault(_consistent_hash(channel, len(self._hosts)), []).append(
+            channel = loop_layers.group_channel(self.prefix, group)
+            by_shard.setdefault(loop_layers.shard_index(channel, len(self.hosts)), []).append(
                 (channel, self.serialize(message))
             )
         for shard, published in by_shard.items():
@@ -167,7 +165,7 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
             try:
                 # One write of all the PUBLISH commands, then their answers
                 # (each a count of subscribers): what a pipeline does, without
-                # its per-command bookkeeping, which cost four times the rest.
+                # its per-command bookkeeping.
                 connection.send_packed_command([b"".join(_publish_command(channel, data) for channel, data in published)])
                 for _ in published:
                     connection.read_response()
@@ -178,33 +176,34 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
                 pool.release(connection)
 
     def _blocking_client(self, shard: int) -> redis.Redis:
-        client = self._blocking_clients.get(shard)
+        client = self.blocking_clients.get(shard)
         if client is None:
-            with self._blocking_clients_lock:
-                client = self._blocking_clients.get(shard)
+            with self.blocking_clients_lock:
+                client = self.blocking_clients.get(shard)
                 if client is None:
-                    host = dict(self._hosts[shard])
+                    host = dict(self.hosts[shard])
                     if "address" not in host:  # sentinels and the like: the loop layers' way only
                         raise NotImplementedError("a blocking publish needs a Redis address")
                     host.update(
                         socket_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
                         socket_connect_timeout=BLOCKING_PUBLISH_TIMEOUT_SECONDS,
                     )
-                    client = self._blocking_clients[shard] = redis.Redis.from_url(host.pop("address"), **host)
+                    client = self.blocking_clients[shard] = redis.Redis.from_url(host.pop("address"), **host)
         return client
 
     async def group_send_many(self, messages) -> None:
-        loop_layer = self._get_layer()  # this event loop's connections
-        by_shard: dict = {}
+        loop_layer = loop_layers.loop_layer(self)  # this event loop's connections
+        by_shard: dict[int, list] = {}
         for group, message in messages:
-            channel = loop_layer._get_group_channel_name(group)
-            by_shard.setdefault(loop_layer._get_shard(channel), []).append((channel, self.serialize(message)))
+            channel = loop_layers.group_channel(self.prefix, group)
+            by_shard.setdefault(loop_layers.shard_index(channel, len(self.hosts)), []).append(
+                (channel, self.serialize(message))
+            )
         for shard, published in by_shard.items():
             # The shard's client draws on a connection pool, so publishing needs
             # none of the lock its (un)subscribing holds around the one pub/sub
             # connection: a burst of joins never delays a move's announcement.
-            shard._ensure_redis()
-            async with shard._redis.pipeline(transaction=False) as pipeline:
+            async with loop_layers.shard_client(loop_layer, shard).pipeline(transaction=False) as pipeline:
                 for channel, data in published:
                     pipeline.publish(channel, data)
                 await pipeline.execute()
@@ -219,20 +218,13 @@ class _Resyncer:
     async def reconnected(self, _connection) -> None:
         # redis-py calls this after it subscribed again to every channel, so
         # whatever is published from now on is heard: reading now misses nothing.
-        if self.layer._resync_message is None:
+        if self.layer.resync_message is None:
             return
-        marker = f"{self.loop_layer.prefix}__group__"
         told = 0
-        for group_channel, members in list(self.loop_layer.groups.items()):
-            message = self.layer._resync_message(group_channel.removeprefix(marker))
-            if message is None:
-                continue
-            data = self.layer.serialize(message)
-            for name in list(members):
-                queue = self.loop_layer.channels.get(name)
-                if queue is not None:
-                    queue.put_nowait(data)
-                    told += 1
+        for group in loop_layers.local_groups(self.loop_layer):
+            message = self.layer.resync_message(group)
+            if message is not None:
+                told += loop_layers.deliver_locally(self.loop_layer, group, self.layer.serialize(message))
         logger.warning("Redis pub/sub connection restored: %d local sockets read again", told)
 
 

@@ -11,11 +11,10 @@ everything again. So after a move, a process that holds the table's earlier
 state reads just that row and keeps the rest.
 
 A snapshot is a tree of rows (table -> match, table -> seats -> people), with
-no reference back up: Django caches `seat.table` and `match.table` when it
-loads them, and those cycles made every replaced snapshot wait for the
-cyclic garbage collector. At a busy server its pauses (tens of milliseconds,
-every couple of seconds) were the slowest pushes; a tree is freed by
-reference counting the moment the last socket lets go of it.
+no reference back up, so that reference counting frees it the moment the
+last socket lets go of it: Django caches `seat.table` and `match.table` when
+it loads them, and with those cycles every replaced snapshot waited for the
+cyclic garbage collector, whose pauses were a busy server's slowest pushes.
 """
 
 from __future__ import annotations
@@ -26,6 +25,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 
 from django.db.models import QuerySet
+
+from septica_site.django_private import cache_prefetched, cached_related, forget_related
 
 from .. import sql
 from ..engine import rules_for
@@ -61,15 +62,13 @@ def as_tree(table: Table) -> Table:
     the table down, never back up, so nothing misses them."""
     seats = list(table.seats.all())
     for seat in seats:
-        seat._state.fields_cache.pop("table", None)
+        forget_related(seat, "table")
     # The related manager's queryset names the table in its filter; a bare
     # one holding the same rows does not.
-    cached = QuerySet(model=Seat)
-    cached._result_cache, cached._prefetch_done = seats, True
-    table._prefetched_objects_cache = {**getattr(table, "_prefetched_objects_cache", {}), "seats": cached}
-    match = table._state.fields_cache.get("match")
+    cache_prefetched(table, "seats", seats, QuerySet(model=Seat))
+    match = cached_related(table, "match")
     if match is not None:
-        match._state.fields_cache.pop("table", None)
+        forget_related(match, "table")
     return table
 
 
@@ -83,8 +82,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         table = seats[0].table
         for seat in seats:
             seat.table = table  # one shared instance, as a prefetch would leave them
-        cache_seats(table, seats)
-        table.created_by  # noqa: B018 -- loaded here, in this thread, never later on the event loop
+        cache_seats(table, seats)  # the creator came with the seats (select_related), whether seated or not
     else:  # a table without seats (never made by the site): the two-query way
         table = tables_with_seats().filter(pk=table_id).first()
         if table is None:
@@ -115,7 +113,7 @@ def moved_snapshot(known: Snapshot, found: tuple[dict, str] | None) -> Snapshot 
     match = copy.copy(known.table.match)
     for name, value in fields.items():
         setattr(match, name, value)
-    table._state.fields_cache["match"] = match
+    table.match = match
     return Snapshot.of(table, rules_for(table.rules).from_state(match.state) if match.state is not None else None)
 
 

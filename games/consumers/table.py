@@ -139,8 +139,9 @@ class TableConsumer(SepticaConsumer):
             raise credentials.CredentialEnded
         match, game = actions.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
-        table.created_by  # noqa: B018 -- loaded here, in the database thread, if the creator has no seat (never on the loop)
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read
+        # Built here, on the database thread, before any socket on the loop
+        # reads the snapshot: it loads the creator when no seat brought them.
         return snapshot, table_json(snapshot.table, self.user, game=game, cache=snapshot.presented)
 
     def _current_seq(self) -> int | None:

@@ -1,10 +1,7 @@
-"""The rows a move reads and writes, in SQL built once per process.
+"""The rows a move reads and writes, in SQL built once per process: the site's hottest write
+skips Django's query building, which cost it more than the database's work did.
 
-A move is the site's hottest write, and Django's query building cost more
-CPU than the database did: on the 2-core benchmark machine, reading the
-locked match with its table took 1.6 ms through the ORM against 0.5 ms as
-the same SQL, and its seats with their people 1.4 ms against 0.6 ms. So the
-move path reads the match, its table, its seats and their people in one
+The move path reads the match, its table, its seats and their people in one
 statement, and writes the log row and the new snapshot with one more on
 PostgreSQL (two on SQLite, which has no data-modifying WITH).
 
@@ -124,17 +121,14 @@ def locked_match_with_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     first = rows[0]
     match = match_part.build(using, connection, first[: ends[0]])
     table = table_part.build(using, connection, first[ends[0]: ends[1]])
-    match._state.fields_cache["table"] = table
-    table._state.fields_cache["match"] = match
+    match.table = table  # which makes `table.match` answer `match` too
     seats = []
     for row in rows:
         if row[ends[1]] is None:  # a table without seats (never made by the site)
             continue
         seat = seat_part.build(using, connection, row[ends[1]: ends[2]])
-        seat._state.fields_cache["table"] = table
-        seat._state.fields_cache["user"] = (
-            user_part.build(using, connection, row[ends[2]: ends[3]]) if seat.user_id is not None else None
-        )
+        seat.table = table
+        seat.user = user_part.build(using, connection, row[ends[2]: ends[3]]) if seat.user_id is not None else None
         seats.append(seat)
     return match, seats
 
@@ -203,8 +197,8 @@ def log_move_and_store(match: Match, old_seq: int, move: Move, finished: bool) -
         return cursor.rowcount == 1
 
 
-# What a move may change (actions._store writes them), read again by a
-# server that holds the table's earlier state (games/consumers/snapshots.py).
+# What a move may change (`_store` in games/actions/moves.py writes them),
+# read again by a server that holds the table's earlier state (games/consumers/snapshots.py).
 MOVED_MATCH_FIELDS = ("state", "seq", "to_move", "deadline", "result", "started_at", "finished_at", "abort_reason")
 
 

@@ -1,23 +1,16 @@
-"""Cursors for the move path's hand-built SQL (games/sql/move_rows.py).
+"""Cursors for the move path's hand-built SQL (games/sql/move_rows.py): prepared on PostgreSQL,
+where planning the locked read's four-table join costs more than running it.
 
-On PostgreSQL with the connection pool (settings.py turns preparing on for
-it) the statements are prepared, once per connection. Django turns
-psycopg's preparing off unless told, for the sake of external poolers, and
-planning the locked read's four-table join cost PostgreSQL more than
-running it: on the 2-core benchmark machine, the locked read's transaction
-took 1.07 ms of the database's CPU unprepared and 0.59 ms prepared, and the
-re-read of a moved match 0.20 ms against 0.08 ms. In bench/realtime.py at
-200 matches the database's CPU per move fell from 1.6-1.7 ms to 0.9-1.0 ms.
-
-Their timestamps are parsed by psycopg's C loader. Django registers a
-loader of its own (to give every datetime its time zone) built on psycopg's
-pure-Python one: 6.9 us a value against 0.5 us, and the locked read has
-about fifteen. The C loader gives the connection's time zone, so it stands
-in only when that is the one Django's loader would give (UTC).
+Preparing needs the connection pool (settings.py turns psycopg's preparing on
+for it; Django leaves it off for the sake of external poolers), and happens
+once per connection. The timestamps are parsed by psycopg's C loader, where
+Django's own (which gives every datetime its time zone) is built on the pure
+Python one: the C loader stands in only when it gives what Django's would
+(UTC).
 
 Everything else is Django's: the cursor is wrapped as `connection.cursor()`
-wraps its own, so query logging, execute wrappers and error translation
-see these statements like any other.
+wraps its own, so query logging, execute wrappers and error translation see
+these statements like any other. The README's figures say what each buys.
 """
 
 from __future__ import annotations
@@ -44,7 +37,8 @@ def cursor_for(connection):
         fast_loader = _fast_loaders[raw]
         if fast_loader is not None:
             cursor.adapters.register_loader("timestamptz", fast_loader)
-        return connection._prepare_cursor(cursor)  # as connection.cursor() wraps its own
+        connection.validate_thread_sharing()
+        return connection.make_debug_cursor(cursor) if connection.queries_logged else connection.make_cursor(cursor)
 
 
 @cache
