@@ -49,12 +49,12 @@ if settings.CELERY_EMBEDDED_WORKER and os.environ.get("SEPTICA_NO_EMBEDDED_WORKE
 
     embedded_worker.start()
 
-# A server holds many long-lived objects (modules, models, URL patterns) and
+# Fewer and shorter collector pauses, the slowest pushes of a busy server: a
+# server holds many long-lived objects (modules, models, URL patterns) and
 # every move makes thousands of short-lived ones. Freezing what start-up made
 # keeps full collections from walking it again, and collecting the youngest
 # generation every 50,000 allocations instead of every 700 makes the pauses
-# rarer. In two paired runs of bench/realtime.py at 200 busy tables the
-# slowest push fell from 2.1-2.2 s to 1.3-1.7 s; the CPU per move was the same.
+# rarer (the README's figures say by how much).
 gc.collect()
 gc.freeze()
 gc.set_threshold(50_000, 50, 100)

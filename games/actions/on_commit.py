@@ -18,7 +18,8 @@ def match_changed(match: Match, table: Table, seats: list[Seat] | None = None) -
     queued, and the person to move may get a "your move" e-mail.
 
     `seats`, the table's rows as the write left them under its lock, spare
-    the after-commit work from reading them again."""
+    the after-commit work a query of them on every move, which costs far more
+    than passing them (bench/on_commit.py; the figures are in the README)."""
     match_id, seq, to_move = match.pk, match.seq, match.to_move
     if seats is None:
         def send() -> None:

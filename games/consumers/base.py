@@ -118,17 +118,17 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         # Channels' own dispatch first hops to the sync thread to close stale
-        # database connections, for every message of every socket: at a busy
-        # table that hop cost more than the move. Every database call here goes
-        # through `db()` (consumers/database.py), which closes a connection
-        # that a call left in doubt.
+        # database connections, for every message of every socket: a round
+        # trip to another thread that most messages do not need. Every
+        # database call here goes through `db()` (consumers/database.py),
+        # which closes a connection that a call left in doubt.
         with translation.override(self.language):
             await handler(message)
 
     @classmethod
     async def encode_json(cls, content) -> str:
         # orjson: a view is encoded once per socket per move, and the standard
-        # library's encoder was the largest single cost of sending it.
+        # library's encoder is the largest single cost of sending it.
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
 
     @property

@@ -1,4 +1,5 @@
-"""The sockets' database calls: one long-lived thread, keeping its connection.
+"""The sockets' database calls, on one long-lived thread that keeps its connection: a
+server's moves queue there instead of fighting each other for the interpreter lock.
 
 A socket's database work (a move, a new socket's first read, and on SQLite
 the re-read after a move; on PostgreSQL that one is made on the event loop,
@@ -6,24 +7,19 @@ games/consumers/loop_reads.py) runs on a thread of its own, off the event
 loop. One thread, not more: every thread with work wants the interpreter
 lock back after each round trip to the database, and with several of them
 those waits were the slowest part of a push. The moves of a server's
-sockets queue for that thread instead, each a few milliseconds. In
-bench/realtime.py at 200 matches (210 moves offered a second, Redis, two
-servers), in runs taken in turn: p99 from commit to push 25-34 ms with
-one thread (three runs), 40-108 ms with two (six), 63-139 ms with four
-(six); the mover's own answer came sooner with one thread too.
+sockets queue for that thread instead, each a few milliseconds.
 
 `db()` hands a call to that thread with the least that is needed: the
 caller's context and language (read by the views and errors) go along,
 and the thread's connection stays open between calls unless the call left
 it in doubt (an error, autocommit off, an unfinished transaction). Then it
 goes through the check Django runs after a request, which closes it on
-PostgreSQL, and on SQLite when it no longer works or autocommit is off. Channels' DatabaseSyncToAsync, used
-before, closed the connection around every call (on PostgreSQL: back to
-the pool and out again, with Django's connection set-up each time) and went
-through asgiref's general machinery: measured on the 2-core benchmark
-machine, a re-read of a moved match cost 580 us of CPU that way and 430 us
-this way.
-A thread that keeps its connection keeps its prepared statements too.
+PostgreSQL, and on SQLite when it no longer works or autocommit is off.
+Channels' DatabaseSyncToAsync, used before, closed the connection around
+every call (on PostgreSQL: back to the pool and out again, with Django's
+connection set-up each time) and went through asgiref's general machinery,
+which cost more CPU. A thread that keeps its connection keeps its prepared
+statements too. The README's figures say what each of these buys.
 """
 
 from __future__ import annotations

@@ -99,8 +99,8 @@ async def _read_many(match_ids: list[int]) -> dict[int, tuple[dict, str]]:
     try:
         connection = await _connection(wrapper)
         # One match (a quiet server) by the one-row statement: an id list
-        # makes PostgreSQL plan the statement afresh each time, four times
-        # the database's work for a single row.
+        # makes PostgreSQL plan the statement afresh each time, more work
+        # than the read of a single row.
         many = len(match_ids) > 1
         sql, match_part, table_part = move_rows.moved_read(using, many=many)
         async with connection.cursor() as cursor:
