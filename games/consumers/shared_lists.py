@@ -1,8 +1,8 @@
 """The lobby, built once per change per server process and language, shared by its sockets.
 
-Before, every /ws/lobby/ socket read the lobby itself, on connect and after
-every change, on the moves' database thread: 300 anonymous connects pushed
-another player's move from 8 ms to 3 s. Now each server process listens to
+Each /ws/lobby/ socket reading the lobby itself, on connect and after every
+change, on the moves' database thread, let a storm of anonymous connects
+hold up other players' moves (figures in the README). So each server process listens to
 the lobby group once (one channel of its own, not one per socket), and the
 lobby is read on the lists' thread (consumers/database.py), never the
 moves'. At most one read is in flight per language: whoever asks meanwhile
@@ -43,11 +43,10 @@ DEBOUNCE_SECONDS = 0.1  # changes in a burst (a table filling seat by seat) are 
 FRESH_SECONDS = 10.0  # a connect reads the lobby again after this long even without a change (a renamed person)
 REJOIN_SECONDS = 3600.0
 RESUBSCRIBE_SECONDS = 1.0
-# A change's lists go out PUSH_BATCH sockets at a time, PUSH_PAUSE_SECONDS
-# apart: a list of 100 tables is some 100 kB, and sent to 300 sockets at once
-# it held the event loop (and the sockets' writes) for tens of milliseconds
-# in front of the moves' pushes. Bursts of 8 still showed in the moves' p99;
-# by twos, 150 sockets of a server have it within some 0.2 s.
+# A change's whole lists go out PUSH_BATCH sockets at a time, PUSH_PAUSE_SECONDS
+# apart: a list of 100 tables is some 100 kB, and sent to hundreds of sockets
+# at once it holds the event loop (and the sockets' writes) in front of the
+# moves' pushes.
 PUSH_BATCH = 2
 PUSH_PAUSE_SECONDS = 0.002
 CHANGES_KEPT = 64  # a lobby's changes since each of this many older ones, made once for all their sockets
@@ -99,10 +98,9 @@ class SharedLobby:
 class EncodedText(str):
     """A message's text that keeps its UTF-8, made once, for every socket it is sent to.
 
-    The server (daphne) encodes each text frame it sends with `.encode("utf8")`:
-    for a lobby of 100 tables (some 110,000 characters, "Șeptică" among them)
-    that was 50 of the 80 microseconds each socket's push cost on the event
-    loop, over and over for the same text. The frame's bytes are the same."""
+    The server (daphne) encodes each text frame it sends with `.encode("utf8")`,
+    for every socket, over and over for the same text: this hands it the bytes
+    made once. The frame's bytes are the same."""
 
     utf8: bytes
 

@@ -28,7 +28,6 @@ from django.db.models import QuerySet
 
 from septica_site.django_private import cache_prefetched, cached_related, forget_related
 
-from .. import sql
 from ..engine import rules_for
 from ..models import Seat, Table
 from ..reads import cache_seats, tables_with_seats
@@ -91,13 +90,8 @@ def load_snapshot(table_id: int) -> Snapshot | None:
     return Snapshot.of(table, table.match.game() if table.match.state is not None else None)
 
 
-def load_moved(known: Snapshot) -> Snapshot | None:
-    """`known` as it stands after the moves since: one row read, the seats kept."""
-    return moved_snapshot(known, sql.moved_fields(known.table.pk))
-
-
 async def reload_moved(known: Snapshot) -> Snapshot | None:
-    """`load_moved` for the event loop: on PostgreSQL the row is read without leaving it."""
+    """`known` as it stands after the moves since: one row read (on PostgreSQL without leaving the loop), the seats kept."""
     return moved_snapshot(known, await loop_reads.moved_fields(known.table.pk))
 
 

@@ -127,7 +127,7 @@ class TableConsumer(SepticaConsumer):
             seq = refusal.extra.get("seq")
             if seq is None:
                 seq = await db(self._current_seq)()
-            await self.send_error(refusal.status, refusal.message, seq=seq)
+            await self.send_error(refusal.status, refusal.message, **{**refusal.extra, "seq": seq})  # code, params
             if refusal.status == 409:
                 await self.send_snapshot(await snapshots.snapshot_at_least(self.table_id, seq))
             return

@@ -17,7 +17,7 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games import actions
+from games import actions, sql
 from games.consumers import snapshots
 from games.consumers.database import db
 from games.consumers.table import may_watch
@@ -44,7 +44,7 @@ def test_a_loaded_snapshot_is_freed_by_reference_counting(alice, bob, no_cycle_c
     play_moves(table, 1)
 
     snapshot = snapshots.load_snapshot(table.pk)
-    moved = snapshots.load_moved(snapshot)
+    moved = snapshots.moved_snapshot(snapshot, sql.moved_fields(table.pk))
     table_json(moved.table, alice, game=moved.game, cache=moved.presented)
     alive = [weakref.ref(row) for row in rows_of(snapshot) + rows_of(moved)]
     del snapshot, moved
@@ -71,7 +71,7 @@ def test_the_snapshot_a_move_leaves_is_freed_by_reference_counting(alice, bob, n
 def test_a_snapshot_answers_every_viewer_without_reading_again(alice, bob, charlie, django_assert_num_queries):
     table = start_table(alice, [bob], private=True)
     play_moves(table, 2)
-    snapshot = snapshots.load_moved(snapshots.load_snapshot(table.pk))
+    snapshot = snapshots.moved_snapshot(snapshots.load_snapshot(table.pk), sql.moved_fields(table.pk))
 
     with django_assert_num_queries(0):
         views = {user.username: table_json(snapshot.table, user, game=snapshot.game, cache=snapshot.presented)

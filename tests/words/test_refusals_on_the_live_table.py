@@ -1,4 +1,5 @@
-"""A move the rules refuse over the table's websocket is answered in the socket's language, with cards as faces.
+"""A move the rules refuse over the table's websocket is answered in the socket's language, with cards as faces,
+and with the refusal's code and params, as the API answers them.
 
 The table is the known septica deal of tests/realtime/test_table_socket.py: Alice leads, Bob holds 7C.
 """
@@ -31,3 +32,4 @@ async def test_a_card_not_held_is_refused_in_the_sockets_language(playing, alice
 
     refusal = await socket.next("error")
     assert (refusal["status"], refusal["error"], refusal["seq"]) == (400, said, 0)
+    assert (refusal["code"], refusal["params"]) == ("card-not-held", {"seat": 0, "card": "7C"})  # as the API says it

@@ -3,8 +3,7 @@
 SQLite lets one connection write at a time. Another that asks (BEGIN
 IMMEDIATE) is put off by SQLite's busy handler, which sleeps and retries with
 pauses growing to 100 ms, so under load an unlucky writer waits while later
-ones keep getting in: bench/realtime.py saw a move wait 1.1 s for its BEGIN
-at 200 busy tables. In the embedded setup every writer is a thread of the
+ones keep getting in (figures in the README). In the embedded setup every writer is a thread of the
 server process, so here they queue on a lock instead, and each one begins the
 moment the one before it commits or rolls back.
 
