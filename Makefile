@@ -8,8 +8,10 @@ PYTHON ?= $(shell for candidate in /usr/bin/python3.11 python3.11 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# axe-core for the accessibility tests (package.json): test-only, the site needs no npm.
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test venv migrate lint bench clean
+.PHONY: run test venv node migrate lint bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +20,13 @@ $(STAMP): requirements.txt requirements-dev.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# `npm ci` empties node_modules first, so the stamp inside it goes with every reinstall.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+node: $(NODE_STAMP)
 
 migrate: venv
 	$(BIN)/python manage.py migrate --noinput
@@ -31,7 +40,7 @@ run: migrate
 # Redis; the test-only key and plain HTTP keep production settings testable.
 # The servers some tests start run with DEBUG off, so their pages need the
 # static manifest whatever DEBUG the tests themselves have.
-test: venv
+test: venv node
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
 	HTTPS=$${HTTPS:-0} DEBUG=0 $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
@@ -45,4 +54,4 @@ bench: venv
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) node_modules var .pytest_cache .ruff_cache .hypothesis

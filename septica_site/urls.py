@@ -1,5 +1,9 @@
+from django.conf import settings
 from django.contrib import admin
+from django.http import FileResponse
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 from django.views.i18n import JavaScriptCatalog
 
 from . import views
@@ -7,9 +11,18 @@ from . import views
 # allauth's limits answer with this page (it looks the handler up here).
 handler429 = "accounts.views.too_many_requests"
 
+
+@require_safe
+@cache_control(public=True, max_age=7 * 24 * 3600)
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page links; they get the icon, not a 404 in every log."""
+    return FileResponse((settings.BASE_DIR / "static" / "favicon.ico").open("rb"), content_type="image/x-icon")
+
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api")),
