@@ -45,6 +45,26 @@ def login_required_json(view):
     return wrapper
 
 
+# The codes a refusal answers with when its action gave none (every answer of the newer endpoints has one).
+CODES_BY_STATUS = {400: "bad_request", 401: "not_logged_in", 403: "not_allowed", 404: "no_such_table",
+                   409: "conflict", 413: "body_too_large", 429: "too_many_requests"}
+
+
+def answers_coded_errors(view):
+    """As answers_service_errors and login_required_json together, every refusal with a "code"."""
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return error(401, "Log in, or send Authorization: Bearer <token>.", code="not_logged_in")
+        try:
+            return view(request, *args, **kwargs)
+        except ServiceError as refusal:
+            extra = {"code": CODES_BY_STATUS.get(refusal.status, "refused"), **refusal.extra}
+            return error(refusal.status, refusal.message, **extra)
+
+    return wrapper
+
+
 # --- endpoints ------------------------------------------------------------------
 @require_http_methods(["GET", "POST"])
 @answers_service_errors
@@ -88,6 +108,18 @@ def join(request, table_id: int):
     body = read_json(request)
     invite = body.get("invite") or request.GET.get("invite")
     seat = actions.join_table(table_id, request.user, invite_code=invite if isinstance(invite, str) else None)
+    data = table_json(tables_with_seats().get(pk=table_id), request.user)
+    return JsonResponse({**data, "seat": seat.number})
+
+
+@require_http_methods(["POST"])
+@answers_coded_errors
+def add_bot(request, table_id: int):
+    body = read_json(request)
+    seat = actions.add_bot(
+        table_id, request.user, seat=body.get("seat"),
+        level=body.get("level", "medium"), style=body.get("style", "balanced"),
+    )
     data = table_json(tables_with_seats().get(pk=table_id), request.user)
     return JsonResponse({**data, "seat": seat.number})
 
@@ -139,6 +171,7 @@ urlpatterns = [
     path("tables/<int:table_id>", table_detail, name="api_table"),
     path("tables/<int:table_id>/join", join, name="api_join"),
     path("tables/<int:table_id>/leave", leave, name="api_leave"),
+    path("tables/<int:table_id>/bot", add_bot, name="api_add_bot"),
     path("tables/<int:table_id>/moves", moves, name="api_moves"),
     path("tables/<int:table_id>/rematch", rematch, name="api_rematch"),
     path("tables/<int:table_id>/back", take_seat_back, name="api_take_seat_back"),

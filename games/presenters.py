@@ -13,14 +13,20 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from .bot_names import badge, bot_names
 from .models import Match, Seat, Table, TableStatus
 from .words.summaries import summary_words
 
 
-def seat_json(seat: Seat, viewer_id: int | None) -> dict:
+def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None = None) -> dict:
+    """One seat as the viewer sees it. `bot_name`, from `bot_names_of(seats)`, spares a
+    read of the table's other seats when the caller has them all."""
+    bot = None
     if seat.bot_level:
-        kind, name = "bot", _("Bot (%(level)s, %(style)s)") % {
-            "level": seat.get_bot_level_display(), "style": seat.get_bot_style_display(),
+        name = bot_name or bot_names_of(Seat.objects.filter(table_id=seat.table_id).select_related("user")).get(seat.number)
+        kind, bot = "bot", {
+            "level": seat.bot_level, "style": seat.bot_style, "name": name,
+            "badge": badge(seat.get_bot_level_display(), seat.get_bot_style_display(), _("%(level)s, %(style)s")),
         }
     elif seat.user_id:
         kind, name = "person", seat.user.shown_name
@@ -31,12 +37,29 @@ def seat_json(seat: Seat, viewer_id: int | None) -> dict:
         "kind": kind,
         "name": name,
         "user_id": seat.user_id,
-        "bot": {"level": seat.bot_level, "style": seat.bot_style} if seat.bot_level else None,
+        "bot": bot,
         "standing_in": seat.standing_in,
         "you": viewer_id is not None and seat.user_id == viewer_id,
         "reserved": seat.reserved_for_id is not None and seat.user_id is None,
         "reserved_for_you": viewer_id is not None and seat.user_id is None and seat.reserved_for_id == viewer_id,
     }
+
+
+def bot_names_of(seats) -> dict[int, str]:
+    """The first name of each bot among one table's seats (games/bot_names.py)."""
+    seats = list(seats)
+    if not any(seat.bot_level for seat in seats):
+        return {}
+    return bot_names(
+        seats[0].table_id,
+        [seat.number for seat in seats if seat.bot_level],
+        [seat.user.shown_name for seat in seats if seat.user_id and not seat.bot_level],
+    )
+
+
+def seats_json(seats: list[Seat], viewer_id: int | None) -> list[dict]:
+    names = bot_names_of(seats)
+    return [seat_json(seat, viewer_id, names.get(seat.number)) for seat in seats]
 
 
 def table_url(table_id: int) -> str:
@@ -69,7 +92,7 @@ def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, ca
     if viewer_id is not None:
         rows = seats if seats is not None else list(table.seats.all())
         summary["seats"] = [
-            seat_json(row, viewer_id) if viewer_id in (row.user_id, row.reserved_for_id) else shown
+            seat_json(row, viewer_id, shown["name"]) if viewer_id in (row.user_id, row.reserved_for_id) else shown
             for row, shown in zip(rows, shared["seats"], strict=True)
         ]
         summary["your_seat"] = next((row.number for row in rows if row.user_id == viewer_id), None)
@@ -97,7 +120,7 @@ def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -
         "status": table.status,
         "created_by": table.created_by.shown_name,
         "created_at": table.created_at.isoformat(),
-        "seats": [seat_json(seat, viewer_id) for seat in seats],
+        "seats": seats_json(seats, viewer_id),
         "seats_taken": sum(not seat.is_free for seat in seats),
         "seq": match.seq,
         "to_move": match.to_move,
@@ -120,11 +143,21 @@ def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) 
         data["abort_reason"] = match.abort_reason
     if data["your_seat"] is not None and table.private:
         data["invite_url"] = reverse("table_invite", args=[table.pk, table.invite_code])
+    data["can_add_bot"] = may_add_bot(table, data, viewer)
     data["view"] = None
     if match.state is not None:
         game = game if game is not None else match.game()
         data["view"] = game.view(data["your_seat"])
     return data
+
+
+def may_add_bot(table: Table, summary: dict, viewer) -> bool:
+    """Whether the viewer may seat a bot now: the creator, at an open table, with a seat nobody has or keeps."""
+    return (
+        viewer is not None and viewer.is_authenticated and viewer.pk == table.created_by_id
+        and table.status == TableStatus.OPEN and not table.closed
+        and any(seat["kind"] == "free" and not seat["reserved"] for seat in summary["seats"])
+    )
 
 
 def my_table_order(summary: dict) -> tuple:

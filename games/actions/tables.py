@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engine import rules_for
-from ..errors import Conflict, NotAllowed, NotFound
+from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..models import BotLevel, BotStyle, Match, Seat, Table, TableStatus
 from . import on_commit
 from .checks import (
@@ -130,6 +130,64 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
         on_commit.lobby_changed()
     return free
 
+
+
+def add_bot(table_id: int, user, *, seat: int | None = None,
+            level: str = BotLevel.MEDIUM, style: str = BotStyle.BALANCED) -> Seat:
+    """The table's creator seats a bot at a free seat (the first when none is named)
+    of a table still waiting; the match starts when the last seat fills, as at a join."""
+    check_may_play(user)
+    _check_bot_kind(level, style)
+    with transaction.atomic():
+        table = _locked_table_for_bots(table_id, user)
+        seats = list(table.seats.select_for_update().order_by("number"))
+        free = _free_seat_for_bot(seats, seat)
+        free.bot_level, free.bot_style, free.joined_at = level, style, timezone.now()
+        free.save(update_fields=["bot_level", "bot_style", "joined_at"])
+        _start_if_full(table, seats)
+        on_commit.table_changed(table.pk)
+        on_commit.lobby_changed()
+    return free
+
+
+def _check_bot_kind(level, style) -> None:
+    if level not in BotLevel.values:
+        raise BadRequest(_("Unknown bot level; choose one of: %(levels)s.") % {"levels": ", ".join(BotLevel.values)},
+                         code="bad_level")
+    if style not in BotStyle.values:
+        raise BadRequest(_("Unknown bot style; choose one of: %(styles)s.") % {"styles": ", ".join(BotStyle.values)},
+                         code="bad_style")
+
+
+def _locked_table_for_bots(table_id: int, user) -> Table:
+    try:
+        table = locked_table(table_id)
+    except NotFound as refusal:
+        raise NotFound(refusal.message, code="no_such_table") from None
+    if table.created_by_id != user.pk:
+        if hidden_from(table, user):
+            raise NotFound(_("There is no such table."), code="no_such_table")
+        raise NotAllowed(_("Only the player who made this table can seat a bot at it."), code="not_creator")
+    if table.status != TableStatus.OPEN:
+        raise Conflict(_("This table has already started."), code="table_started")
+    if table.closed:
+        raise NotAllowed(_("This table is closed to new players."), code="table_closed")
+    return table
+
+
+def _free_seat_for_bot(seats: list[Seat], number) -> Seat:
+    if number is None:
+        free = next((seat for seat in seats if seat.is_free and seat.reserved_for_id is None), None)
+        if free is None:
+            raise Conflict(_("This table is full."), code="table_full")
+        return free
+    if type(number) is not int or not 0 <= number < len(seats):
+        raise BadRequest(_("There is no such seat at this table: its seats are 1 to %(count)d.")
+                         % {"count": len(seats)}, code="bad_seat")
+    chosen = seats[number]
+    if not chosen.is_free or chosen.reserved_for_id is not None:
+        raise Conflict(_("Seat %(n)d is not free.") % {"n": number + 1}, code="seat_taken")
+    return chosen
 
 
 def leave_table(table_id: int, user) -> None:

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games import actions
 from games.forms import PRESETS
 from games.models import Table, TableStatus
+from games.presenters import bot_names_of
 
 pytestmark = pytest.mark.django_db
 
@@ -67,7 +68,7 @@ def test_the_lobby_shows_the_newest_table_first(client, alice, bob):
 
 def test_the_lobby_says_the_rules_options_seats_and_time_in_plain_words(client, alice, bob):
     new_table(alice, options={"match": "points-8"}, seconds_per_move=30)
-    new_table(
+    bobs = new_table(
         bob,
         rules="americana",
         players=3,
@@ -81,7 +82,8 @@ def test_the_lobby_says_the_rules_options_seats_and_time_in_plain_words(client, 
     assert "Șeptică" in page and "to 8 points" in page and "30 s per move" in page and "live" in page
     assert "Șeptică americană" in page and "to 501 points, with jokers" in page and "1 day per move" in page
     assert "correspondence" in page
-    assert "2 of 3 seats" in page and "Bob" in page and "Bot (Expert, Aggressive)" in page and "free" in page
+    bot_name = bot_names_of(bobs.seats.all())[2]
+    assert "2 of 3 seats" in page and "Bob" in page and bot_name in page and "free" in page
     assert "1 of 2 seats" in page and "Alice" in page
 
 

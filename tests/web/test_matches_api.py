@@ -80,7 +80,8 @@ def test_creating_a_table_seats_the_creator_and_the_bots(as_alice):
     kinds = [(seat["seat"], seat["kind"]) for seat in table["seats"]]
     assert kinds == [(0, "person"), (1, "free"), (2, "bot")]
     assert table["seats"][0]["you"] is True
-    assert table["seats"][2]["bot"] == {"level": "expert", "style": "aggressive"}
+    assert table["seats"][2]["bot"] == {"level": "expert", "style": "aggressive", "name": table["seats"][2]["name"],
+                                        "badge": "Expert, aggressive"}
     assert len(table["seed_sha256"]) == 64 and "seed" not in table
     assert table["view"] is None
 
