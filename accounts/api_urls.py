@@ -4,4 +4,5 @@ from . import api
 
 urlpatterns = [
     path("me", api.me, name="api_me"),
+    path("me/preferences", api.preferences, name="api_preferences"),
 ]

@@ -112,7 +112,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "preferred_language", "email_on_your_move")
+        fields = ("display_name", "preferred_language", "email_on_your_move", "one_tap", "auto_take", "sounds")
         help_texts = {"display_name": _("Shown at tables instead of your username. Leave empty to use your username.")}
 
     def clean_display_name(self) -> str:

@@ -25,8 +25,8 @@ logger = logging.getLogger(__name__)
 API_PREFIX = "/api/"
 
 
-def unauthorized(message: str, status: int = 401) -> JsonResponse:
-    response = JsonResponse({"error": message}, status=status)
+def unauthorized(message: str, status: int = 401, **extra) -> JsonResponse:
+    response = JsonResponse({"error": message, **extra}, status=status)
     response["WWW-Authenticate"] = 'Bearer realm="septica"'
     return response
 

@@ -32,6 +32,22 @@ class User(AbstractUser):
         default=True,
         help_text=_("At most one e-mail per table an hour, and only while you are not at the table."),
     )
+    # How the table page plays (accounts.preferences); guests keep the same in their browser.
+    one_tap = models.BooleanField(
+        _("play a card with one tap"),
+        default=True,
+        help_text=_("Off: tap a card to pick it, then tap Play."),
+    )
+    auto_take = models.BooleanField(
+        _("take the cards by myself after a moment"),
+        default=False,
+        help_text=_("When taking (Ia) is all that is left for you to do."),
+    )
+    sounds = models.BooleanField(
+        _("sounds at the table"),
+        default=False,
+        help_text=_("A card played, your turn, a trick taken."),
+    )
     # Set only by moderators (games.moderation), which also logs why.
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False)
     banned = models.BooleanField(_("banned"), default=False, editable=False)
