@@ -1,7 +1,7 @@
 """The table page: rendered from the viewer's engine view, then driven by the API.
 
 The page embeds `table_json` for the viewer (the only cards in it are the
-viewer's own and the public ones) and a small config; static/js/table.js
+viewer's own and the public ones) and a small config; static/js/table/main.js
 draws it and keeps it current through the JSON API.
 """
 
@@ -12,6 +12,14 @@ from django.urls import Resolver404, path, resolve, reverse
 from django.views.decorators.http import require_safe
 
 from .. import actions
+
+try:
+    from accounts.preferences import table_preferences
+except ImportError:  # until accounts.preferences (issue 16) lands: everyone gets the defaults
+
+    def table_preferences(user) -> dict:
+        return {"one_tap": True, "auto_take": False, "sounds": False}
+
 from ..presenters import table_json
 from ..reads import visible_table
 from ..words.cards import card_face
@@ -66,6 +74,9 @@ def page_config(request, table) -> dict:
         "login_url": f"{reverse('login')}?next={request.get_full_path()}",
         "lobby_url": existing_path("/play/"),
         "replay_url": existing_path(f"/tables/{table.pk}/replay/"),
+        "matches_url": reverse("my_matches") if request.user.is_authenticated else None,
+        "preferences": table_preferences(request.user),
+        "preferences_api": existing_path("/api/me/preferences"),
         "poll_ms": 2000,
         "text": js_strings(),
     }

@@ -9,6 +9,13 @@ from .cards import a_rank_names, rank_names
 from .durations import LONG, clock_units, duration_in_words
 from .rulesets import RULE_SETS, words_for
 
+try:
+    from .table_results import table_results_strings
+except ImportError:  # until games/words/table_results.py (issue 16) lands
+
+    def table_results_strings() -> dict:
+        return {}
+
 
 def rules_dialog_rows(table) -> list[tuple[str, str]]:
     """(what, how it plays) for every rule of this table, its own options among them."""
@@ -21,10 +28,11 @@ def rules_dialog_rows(table) -> list[tuple[str, str]]:
 
 
 def js_strings() -> dict:
-    """Every sentence table.js may show, translated here; %(name)s fills in."""
+    """Every sentence the table page's script may show, translated here; %(name)s fills in."""
     every_rule_set = {key: text for words in RULE_SETS.values() for key, text in words.table_text().items()}
     return {
         **every_rule_set,
+        **table_results_strings(),
         "units": clock_units(),
         "you": _("you"),
         "bot": _("bot"),
@@ -88,4 +96,7 @@ def js_strings() -> dict:
         "black_joker": _("black joker"),
         "or": _("or"),
         "no_moves": _("No moves yet."),
+        "add_bot": _("Add a bot"),
+        "sounds_on": _("Sounds on"),
+        "sounds_off": _("Sounds off"),
     }
