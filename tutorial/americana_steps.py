@@ -16,15 +16,16 @@ FOLLOWING = Step(
     script=(
         You(any_card,
             hint={"en": "9♥ is on top. Play a heart, or a nine of any suit.",
-                  "ro": "Deasupra e 9♥. Joacă o inimă roșie sau un nouă de orice culoare."},
-            wrong={"en": "You hold a card that fits: play it. Drawing is for when nothing fits.",
-                   "ro": "Ai o carte care se potrivește: joac-o. Tragi doar când nu se potrivește nimic."}),
+                  "ro": "Deasupra e 9♥. Joacă o cupă sau un nouă de orice culoare."},
+            wrong_action={"en": "You hold a card that fits: play it. Drawing is for when nothing fits.",
+                          "ro": "Ai o carte care se potrivește: joac-o. Tragi doar când nu se potrivește nimic."}),
         "4S",
         You(any_card,
             hint={"en": "Bogdan played 4♠. Follow it again: the same suit, or the same rank.",
                   "ro": "Bogdan a jucat 4♠. Potrivește din nou: aceeași culoare sau aceeași valoare."},
-            wrong={"en": "One of your cards still fits 4♠: the same suit or the same rank.",
-                   "ro": "Una dintre cărțile tale se potrivește peste 4♠: aceeași culoare sau aceeași valoare."}),
+            wrong_action={"en": "No need to draw: one of your cards still fits 4♠, the same suit or the same rank.",
+                          "ro": "Nu e nevoie să tragi: una dintre cărțile tale se potrivește peste 4♠, aceeași "
+                                "culoare sau aceeași valoare."}),
     ),
     title={"en": "Following suit or rank", "ro": "Culoarea sau valoarea"},
     intro={"en": "Americana is a different game with a full pack of 52: get rid of your cards. Each turn you put "
@@ -47,14 +48,19 @@ SEVENS = Step(
             hint={"en": "Nothing of yours fits 9♣ except the seven, which goes on anything. Play it and name "
                         "hearts, the suit you hold most of.",
                   "ro": "Peste 9♣ nu se potrivește nimic de-al tău în afară de șeptar, care merge peste orice. "
-                        "Joacă-l și cere inimă roșie, culoarea din care ai cele mai multe cărți."},
-            wrong={"en": "Play your seven and name hearts: you hold three of them, so you can follow next turn.",
-                   "ro": "Joacă șeptarul și cere inimă roșie: ai trei, așa că vei putea juca și data viitoare."}),
+                        "Joacă-l și cere cupă, culoarea din care ai cele mai multe cărți."},
+            wrong={"en": "You named %(suit)s with %(card)s: name hearts instead, you hold three of them, so you can "
+                         "follow next turn.",
+                   "ro": "Cu %(card)s ai cerut %(suit)s: cere mai bine cupă, ai trei, așa că vei putea juca și "
+                         "data viitoare."},
+            wrong_action={"en": "No need to draw: your seven goes on anything. Play it and name hearts.",
+                          "ro": "Nu e nevoie să tragi: șeptarul merge peste orice. Joacă-l și cere cupă."}),
         "6H",
         You(suit("H"),
             hint={"en": "Bogdan had to follow your hearts. Play one of yours.",
-                  "ro": "Bogdan a trebuit să joace inimă roșie. Joacă și tu una."},
-            wrong={"en": "Hearts are in force: play a heart.", "ro": "Se cere inimă roșie: joacă o inimă roșie."}),
+                  "ro": "Bogdan a trebuit să joace cupă. Joacă și tu una."},
+            wrong_action={"en": "No need to draw: hearts are in force and you hold some. Play a heart.",
+                          "ro": "Nu e nevoie să tragi: se cere cupă, iar tu ai. Joacă o cupă."}),
     ),
     title={"en": "Sevens name the suit", "ro": "Șeptarul schimbă culoarea"},
     intro={"en": "The seven gives the game its name: it goes on any card, and whoever plays it names the suit "
@@ -76,16 +82,17 @@ TWOS = Step(
         You(card("2C"),
             hint={"en": "Play your 2♣ on 5♣: it makes Bogdan take two cards.",
                   "ro": "Joacă 2♣ peste 5♣: Bogdan va trebui să ia două cărți."},
-            wrong={"en": "Play 2♣: it follows the clubs and sends two cards Bogdan's way.",
-                   "ro": "Joacă 2♣: se potrivește cu treflă și îi trimite lui Bogdan două cărți."}),
+            wrong_action={"en": "No need to draw: play 2♣, it follows the clubs and sends two cards Bogdan's way.",
+                          "ro": "Nu e nevoie să tragi: joacă 2♣, se potrivește cu trefla și îi trimite lui Bogdan "
+                                "două cărți."}),
         "2D",
         You(card("2H"),
             hint={"en": "Bogdan answered with 2♦: now it is four, for you. Pass them on with your 2♥.",
                   "ro": "Bogdan a răspuns cu 2♦: acum sunt patru, pentru tine. Trimite-le mai departe cu 2♥."},
-            wrong={"en": "Taking four cards hurts. A two answers a two whatever its suit: play 2♥ and it is six "
-                         "for Bogdan.",
-                   "ro": "Patru cărți în plus te costă. Un doi răspunde la un doi indiferent de culoare: joacă 2♥ și "
-                         "Bogdan ia șase."}),
+            wrong_action={"en": "Taking the four cards hurts. A two answers a two whatever its suit: play 2♥ and it "
+                                "is six for Bogdan.",
+                          "ro": "Dacă iei cele patru cărți, te costă. Un doi răspunde la un doi indiferent de "
+                                "culoare: joacă 2♥ și Bogdan ia șase."}),
         "draw",
     ),
     title={"en": "Twos, and stacking them", "ro": "Doiarii și adunarea lor"},
@@ -108,21 +115,24 @@ ACES = Step(
         You(card("AS"),
             hint={"en": "Play A♠ on 4♠: an ace makes the next player miss a turn.",
                   "ro": "Joacă A♠ peste 4♠: asul îl face pe următorul jucător să stea o tură."},
-            wrong={"en": "Play your A♠: it follows the spades and makes Bogdan miss his turn.",
-                   "ro": "Joacă A♠: se potrivește cu pica și îl face pe Bogdan să stea o tură."}),
+            wrong_action={"en": "No need to draw: play your A♠, it follows the spades and makes Bogdan miss his "
+                                "turn.",
+                          "ro": "Nu e nevoie să tragi: joacă A♠, se potrivește cu pica și îl face pe Bogdan să stea "
+                                "o tură."}),
         "AH",
         You(card("AC"),
             hint={"en": "Bogdan handed the skip back with A♥. Hand it back again with your A♣.",
                   "ro": "Bogdan ți-a întors tura pierdută cu A♥. Întoarce-i-o cu A♣."},
-            wrong={"en": "Only an ace answers an ace, and you hold one: play A♣ instead of sitting out.",
-                   "ro": "La as se răspunde doar cu as, iar tu ai unul: joacă A♣ în loc să stai."}),
+            wrong_action={"en": "Only an ace answers an ace, and you hold one: play A♣ instead of sitting out.",
+                          "ro": "La as se răspunde doar cu as, iar tu ai unul: joacă A♣ în loc să stai."}),
         "pass",
         You(suit("C"),
             hint={"en": "Bogdan sat his turn out, so with two players it comes straight back to you. Clubs are "
                         "in force: play a club.",
                   "ro": "Bogdan a stat o tură, așa că la doi jucători rândul revine imediat la tine. Se joacă "
                         "treflă: pune o treflă."},
-            wrong={"en": "A♣ is on top: play a club.", "ro": "Deasupra e A♣: joacă o treflă."}),
+            wrong_action={"en": "No need to draw: A♣ is on top, play a club.",
+                          "ro": "Nu e nevoie să tragi: deasupra e A♣, joacă o treflă."}),
     ),
     title={"en": "Aces skip a turn", "ro": "Asul te face să stai o tură"},
     intro={"en": "An ace makes the next player miss a turn. They can hand it on with an ace of their own, in any "
@@ -144,14 +154,15 @@ DRAWING = Step(
         You(DRAW,
             hint={"en": "8♠ is on top, and you hold no spade, no eight and no seven. Draw a card.",
                   "ro": "Deasupra e 8♠, iar tu n-ai nicio pică, niciun opt și niciun șeptar. Trage o carte."},
-            wrong={"en": "None of your cards follows 8♠. Draw one card from the stock: that is your whole turn.",
-                   "ro": "Nicio carte de-a ta nu se potrivește peste 8♠. Trage o carte din pachet: asta e toată "
-                         "tura ta."}),
+            refused={"en": "None of your cards follows 8♠. Draw one card from the stock: that is your whole turn.",
+                     "ro": "Nicio carte de-a ta nu se potrivește peste 8♠. Trage o carte din pachet: asta e toată "
+                           "tura ta."}),
         "9S",
         You(card("9H"),
             hint={"en": "Bogdan played 9♠, and the card you drew fits it now.",
                   "ro": "Bogdan a jucat 9♠, iar cartea pe care ai tras-o se potrivește acum."},
-            wrong={"en": "Look at the card you drew: 9♥ goes on 9♠.", "ro": "Uită-te la cartea trasă: 9♥ merge peste 9♠."}),
+            wrong_action={"en": "No need to draw again: look at the card you drew, 9♥ goes on 9♠.",
+                          "ro": "Nu mai trage: uită-te la cartea trasă, 9♥ merge peste 9♠."}),
     ),
     title={"en": "Drawing", "ro": "Tragerea din pachet"},
     intro={"en": "When nothing fits, take one card from the stock, and your turn is over: you never draw and "
@@ -163,8 +174,8 @@ DRAWING = Step(
 )
 
 KEEP_THE_SEVEN = {
-    "en": "Keep the seven for last: it goes on anything, so it will be your way out.",
-    "ro": "Păstrează șeptarul pentru la urmă: merge peste orice, așa că el te va scoate.",
+    "en": "Keep the seven for last: %(card)s goes on anything, so it will be your way out.",
+    "ro": "Păstrează șeptarul pentru la urmă: %(card)s merge peste orice, așa că el te va scoate.",
 }
 
 GOING_OUT = Step(

@@ -6,18 +6,37 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.words.cards import card_face
+from games.engine import IllegalMove
+from games.engine.cards import is_card_code
+from games.words.cards import SUIT_SYMBOLS, card_face, card_short, suit_name
+from games.words.refusals import refusal_in_words
 
 from .lesson import Position
-from .script import SEAT_NAMES, Step
+from .script import SEAT_NAMES, Step, Text
 from .scripts import GAMES, words
 
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-
-
-def card_short(code: str) -> str:
-    """ "K♥", "10♣": the same in every language."""
-    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS.get(code[1], "")
+# A wrong move the step has no words of its own for: what the learner did, and why it is not this step's move.
+OTHER_CARD = {
+    "en": "The rules allow %(card)s here, but this step is about another card: play one of the highlighted cards.",
+    "ro": "Regulile permit %(card)s aici, dar pasul acesta e despre altă carte: joacă una dintre cărțile "
+          "evidențiate.",
+}
+OTHER_ACTION: dict[str, Text] = {
+    "draw": {"en": "Drawing is for when nothing fits, and you hold a card that fits: play it instead.",
+             "ro": "Tragi doar când nu se potrivește nimic, iar tu ai o carte care se potrivește: joac-o."},
+    "pass": {"en": "Passing is not what this step is about: try one of the highlighted cards or buttons.",
+             "ro": "Nu e momentul să spui pas: încearcă una dintre cărțile sau butoanele evidențiate."},
+    "end": {"en": "Saying Gata is not what this step is about: try one of the highlighted cards or buttons.",
+            "ro": "Nu e momentul să spui Gata: încearcă una dintre cărțile sau butoanele evidențiate."},
+    "take": {"en": "Taking the trick is not what this step is about: try one of the highlighted cards or buttons.",
+             "ro": "Nu e momentul să iei levata: încearcă una dintre cărțile sau butoanele evidențiate."},
+}
+OTHER_CARD_THAN = {
+    "en": "The rules allow %(card)s here, but this step asks for %(asked)s.",
+    "ro": "Regulile permit %(card)s aici, dar pasul acesta îți cere %(asked)s.",
+}
+# The rules refused a card with a reason that does not name it (the trick waits to be taken, say).
+CARD_REFUSED = {"en": "%(card)s cannot be played now. %(reason)s", "ro": "%(card)s nu se poate juca acum. %(reason)s"}
 
 
 def seat_names(step: Step) -> list[str]:
@@ -93,11 +112,32 @@ def answer(position: Position, number: int, accepted: bool = True, explanation: 
     return data
 
 
-def wrong_words(position: Position) -> str:
+def wrong_move_words(position: Position, move: dict, refusal: IllegalMove | None = None) -> str:
+    """Why `move` is wrong here, naming the card tapped (or the button): the rules' reason when they
+    refuse it, else the step's words for a move it does not teach."""
     turn = position.turn
-    if turn is not None and turn.wrong:
-        return words(turn.wrong)
-    return _("That is not the move this step is about. Try one of the highlighted cards or buttons.")
+    if refusal is not None:
+        return refused_words(position, move, refusal)
+    if "card" not in move:
+        return words((turn and turn.wrong_action) or OTHER_ACTION.get(move["type"], OTHER_ACTION["pass"]))
+    named = {"card": card_short(move["card"]), "suit": suit_name(move["suit"]) if move.get("suit") in SUIT_SYMBOLS else ""}
+    if turn and turn.wrong:
+        return words(turn.wrong) % named
+    asked = fitting_cards(position)
+    if len(asked) == 1 and asked[0] != move["card"]:
+        return words(OTHER_CARD_THAN) % {**named, "asked": card_short(asked[0])}
+    return words(OTHER_CARD) % named
+
+
+def refused_words(position: Position, move: dict, refusal: IllegalMove) -> str:
+    names = dict(enumerate(seat_names(position.step)))
+    reason = refusal_in_words(refusal, names, reader=position.step.seat)
+    if move.get("type") != "play" or not is_card_code(move.get("card")):
+        return reason  # not a tap on a card: a request made up by hand
+    if card_short(move["card"]) not in reason:
+        reason = words(CARD_REFUSED) % {"card": card_short(move["card"]), "reason": reason}
+    turn = position.turn
+    return f"{reason} {words(turn.refused)}" if turn and turn.refused else reason
 
 
 def step_links(game: str) -> list[dict]:

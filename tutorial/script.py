@@ -26,11 +26,22 @@ QUIET_OPENERS = frozenset("345689TQK")  # americana: the ranks a deal may open o
 
 @dataclass(frozen=True)
 class You:
-    """One turn of the learner: the moves that count, what to say before and after a wrong try."""
+    """One turn of the learner: the moves that count, what to say before and after a wrong try.
+
+    `wrong` answers a card the rules allow but the step does not teach, naming it
+    with %(card)s (and, for a seven, the suit it named with %(suit)s);
+    `wrong_action` answers a button (draw, pass, Gata) the step does not teach;
+    `refused` follows the rules' own reason when they refuse the card tapped.
+    """
 
     accepts: Accepts
     hint: Text | None = None
     wrong: Text | None = None
+    wrong_action: Text | None = None
+    refused: Text | None = None
+
+    def texts(self) -> list[Text]:
+        return [text for text in (self.hint, self.wrong, self.wrong_action, self.refused) if text]
 
 
 @dataclass(frozen=True)

@@ -49,8 +49,8 @@ CUTTING_WITH_A_SEVEN = Step(
         You(rank("7"),
             hint={"en": "Ana led K♠. Take the trick from her: a seven cuts anything.",
                   "ro": "Ana a deschis cu K♠. Ia-i levata: șeptarul taie orice."},
-            wrong={"en": "That card does not cut a king, so the trick would stay with Ana. Play one of your sevens.",
-                   "ro": "Cartea asta nu taie un popă, așa că levata ar rămâne la Ana. Joacă unul dintre șeptari."}),
+            wrong={"en": "%(card)s does not cut a king, so the trick would stay with Ana. Play one of your sevens.",
+                   "ro": "%(card)s nu taie un rege, așa că levata ar rămâne la Ana. Joacă unul dintre șeptari."}),
         "end",
         TAKE_IT,
     ),
@@ -75,10 +75,10 @@ CUTTING_WITH_THE_LED_RANK = Step(
         You(card("QH"),
             hint={"en": "Ana led Q♦. You have no seven, but a card of the same rank cuts too.",
                   "ro": "Ana a deschis cu Q♦. N-ai șeptar, dar o carte de aceeași valoare taie și ea."},
-            wrong={"en": "Only a queen (the rank led) or a seven cuts a queen; the suit makes no difference. "
-                         "Play your Q♥.",
-                   "ro": "O damă se taie doar cu o damă (valoarea deschisă) sau cu un șeptar; culoarea nu "
-                         "contează. Joacă Q♥."}),
+            wrong={"en": "%(card)s does not cut a queen: only a queen (the rank led) or a seven does, whatever the "
+                         "suit. Play your Q♥.",
+                   "ro": "%(card)s nu taie o damă: o damă se taie doar cu o damă (valoarea deschisă) sau cu un "
+                         "șeptar, oricare ar fi culoarea. Joacă Q♥."}),
         "end",
         TAKE_IT,
     ),
@@ -106,8 +106,10 @@ CONTINUING = Step(
                         "a seven to win the trick back.",
                   "ro": "Bogdan ți-a tăiat zecele cu un șeptar. Tu ai deschis, deci poți continua: joacă alt "
                         "zece sau un șeptar ca să recâștigi levata."},
-            wrong={"en": "Your ten is in that trick. Continue with the other ten or with the seven and it comes back.",
-                   "ro": "Zecele tău e în levata asta. Continuă cu celălalt zece sau cu șeptarul și îl recuperezi."}),
+            wrong_action={"en": "Saying Gata now leaves your ten in Bogdan's trick. Continue with the other ten or "
+                                "with the seven and it comes back.",
+                          "ro": "Dacă spui Gata acum, zecele tău rămâne în levata lui Bogdan. Continuă cu celălalt "
+                                "zece sau cu șeptarul și îl recuperezi."}),
         "9C",
         TAKE_IT,
     ),
@@ -137,9 +139,9 @@ SAYING_END = Step(
                         "your seven.",
                   "ro": "Bogdan a tăiat cu 9♦. În levată nu e niciun zece și niciun as: spune Gata și păstrează-ți "
                         "șeptarul."},
-            wrong={"en": "Keep your cards: a seven would only win back two cards worth nothing. Save it for a "
+            wrong={"en": "Keep your %(card)s: it would only win back two cards worth nothing. Save it for a "
                          "trick with points in it and say Gata.",
-                   "ro": "Păstrează-ți cărțile: un șeptar ar recâștiga doar două cărți care nu valorează nimic. "
+                   "ro": "Păstrează-ți %(card)s: ar recâștiga doar două cărți care nu valorează nimic. "
                          "Păstrează-l pentru o levată cu puncte și spune Gata."}),
         "take",
     ),
@@ -164,8 +166,9 @@ TAKING = Step(
         You(card("TD"),
             hint={"en": "Ana led 10♣. Cut it with your own ten.",
                   "ro": "Ana a deschis cu 10♣. Taie-l cu zecele tău."},
-            wrong={"en": "Only a ten or a seven cuts this trick, and you hold 10♦.",
-                   "ro": "Levata asta se taie doar cu un zece sau cu un șeptar, iar tu ai 10♦."}),
+            wrong={"en": "%(card)s does not cut a ten: only a ten or a seven does, and you hold 10♦.",
+                   "ro": "%(card)s nu taie un zece: levata asta se taie doar cu un zece sau cu un șeptar, iar tu "
+                         "ai 10♦."}),
         "end",
         You(TAKE,
             hint={"en": "Ana said Gata: the trick is yours. Take it (Ia).",
@@ -197,9 +200,9 @@ POINTS = Step(
         You(cards("AS", "7C"),
             hint={"en": "Ana led A♥, a point. Cut it: with your A♠ the trick holds two points.",
                   "ro": "Ana a deschis cu A♥, adică un punct. Taie-l: cu A♠ levata are două puncte."},
-            wrong={"en": "That card does not cut an ace, so the point would go to Ana. Cut with your ace or your "
+            wrong={"en": "%(card)s does not cut an ace, so the point would go to Ana. Cut with your ace or your "
                          "seven.",
-                   "ro": "Cartea asta nu taie un as, așa că punctul ar ajunge la Ana. Taie cu asul sau cu "
+                   "ro": "%(card)s nu taie un as, așa că punctul ar ajunge la Ana. Taie cu asul sau cu "
                          "șeptarul."}),
         "end",
         TAKE_IT,
@@ -273,8 +276,8 @@ LAST_TRICKS = Step(
         You(card("TH"),
             hint={"en": "Bogdan led 10♦ and the others threw two aces on it. Cut with your 10♥.",
                   "ro": "Bogdan a deschis cu 10♦, iar ceilalți au pus doi ași. Taie cu 10♥."},
-            wrong={"en": "That card does not cut a ten. Your 10♥ does, and the trick holds three points.",
-                   "ro": "Cartea asta nu taie un zece. 10♥ îl taie, iar în levată sunt trei puncte."}),
+            wrong={"en": "%(card)s does not cut a ten. Your 10♥ does, and the trick holds three points.",
+                   "ro": "%(card)s nu taie un zece. 10♥ îl taie, iar în levată sunt trei puncte."}),
         "end",
         TAKE_IT,
         You(card("9H"),
@@ -311,8 +314,8 @@ EIGHTS_WITH_THREE = Step(
                         "Cut Ana's ace with your 8♠.",
                   "ro": "La trei jucători, 8♣ și 8♦ au fost scoase, iar ceilalți optari taie ca șeptarii. "
                         "Taie asul Anei cu 8♠."},
-            wrong={"en": "That card does not cut an ace. At this table your eight does.",
-                   "ro": "Cartea asta nu taie un as. La masa asta optarul tău îl taie."}),
+            wrong={"en": "%(card)s does not cut an ace. At this table your eight does.",
+                   "ro": "%(card)s nu taie un as. La masa asta optarul tău îl taie."}),
         "9H",
         "end",
         TAKE_IT,
@@ -344,9 +347,10 @@ TEAMS = Step(
                         "throw your ten or your ace.",
                   "ro": "Ana, din fața ta, îți este parteneră, iar K♣ al ei ține levata. Dă-i un punct: pune "
                         "zecele sau asul."},
-            wrong={"en": "The trick is already your team's. Don't cut your partner: give her a ten or an ace to "
-                         "take home.",
-                   "ro": "Levata e deja a echipei tale. Nu-ți tăia partenera: dă-i un zece sau un as să-l ia."}),
+            wrong={"en": "%(card)s brings no point to a trick that is already your team's, and a seven would cut "
+                         "your partner: give her a ten or an ace to take home.",
+                   "ro": "%(card)s nu aduce niciun punct într-o levată care e deja a echipei tale, iar un șeptar "
+                         "ți-ar tăia partenera: dă-i un zece sau un as să-l ia."}),
         "9S",
         "take",
     ),
@@ -385,14 +389,14 @@ THE_MATCH = Step(
             hint={"en": "Three sevens, and not a point in the trick: say Gata and keep your seven for later.",
                   "ro": "Trei șeptari și niciun punct în levată: spune Gata și păstrează-ți șeptarul pentru mai "
                         "târziu."},
-            wrong={"en": "Nothing in this trick is worth a seven. Say Gata.",
-                   "ro": "Nimic din levata asta nu merită un șeptar. Spune Gata."}),
+            wrong={"en": "Keep your %(card)s: nothing in this trick is worth a seven. Say Gata.",
+                   "ro": "Păstrează-ți %(card)s: nimic din levata asta nu merită un șeptar. Spune Gata."}),
         "take",
         "TD",
         You(card("TH"),
             hint={"en": "Florin led 10♦. Cut it with your ten.", "ro": "Florin a deschis cu 10♦. Taie-l cu zecele tău."},
-            wrong={"en": "Keep the seven for the last trick; your ten cuts this one.",
-                   "ro": "Păstrează șeptarul pentru ultima levată; pe aceasta o taie zecele tău."}),
+            wrong={"en": "Keep your %(card)s for the last trick; your ten cuts this one.",
+                   "ro": "Păstrează %(card)s pentru ultima levată; pe aceasta o taie zecele tău."}),
         "AC", "AD", "8S", "QS",
         "end",
         TAKE_IT,

@@ -15,7 +15,6 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from games import actions as game_actions
 from games.engine import IllegalMove
 from games.json_bodies import read_json
-from games.words.refusals import refusal_in_words
 from games.words.table_page import js_strings
 
 from . import lesson, presenters, services
@@ -97,11 +96,10 @@ def move(request, game: str, number: int):
     except lesson.OffScript as error:
         return JsonResponse({"error": str(error)}, status=400)
     except IllegalMove as error:
-        names = dict(enumerate(presenters.seat_names(position.step)))
-        return JsonResponse(presenters.answer(position, number, False, presenters.wrong_words(position),
-                                              refusal_in_words(error, names, reader=position.step.seat)))
+        return JsonResponse(presenters.answer(position, number, False,
+                                              presenters.wrong_move_words(position, new_move, error)))
     except lesson.WrongMove:
-        return JsonResponse(presenters.answer(position, number, False, presenters.wrong_words(position)))
+        return JsonResponse(presenters.answer(position, number, False, presenters.wrong_move_words(position, new_move)))
     if after.done and request.user.is_authenticated:
         services.record_step_done(request.user, game, step.slug)
     return JsonResponse(presenters.answer(after, number))

@@ -18,9 +18,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from .cards import SUIT_SYMBOLS, a_rank_names
+from .cards import RANKS, a_rank_names, card_short, suit_name
 
-RANKS = "23456789TJQKAX"
+__all__ = ["WORDS", "Refusal", "card_short", "rank_list", "refusal_in_words", "suit_name"]
 
 
 @dataclass(frozen=True)
@@ -62,13 +62,6 @@ def refusal_in_words(refusal: ValueError, names: Mapping[int, str | None] | None
         return str(refusal)
 
 
-def card_short(code: str) -> str:
-    """ "K♥", "10♣" (the faces the table draws), and jokers by name."""
-    if code[0] == "X":
-        return _("the red joker") if code[1] == "R" else _("the black joker")
-    return ("10" if code[0] == "T" else code[0]) + SUIT_SYMBOLS[code[1]]
-
-
 def rank_list(ranks: list[str]) -> str:
     """ "a king, a seven or an eight" in the reader's language, each rank once."""
     names = dict(zip(RANKS, a_rank_names(), strict=True))
@@ -76,10 +69,6 @@ def rank_list(ranks: list[str]) -> str:
     if len(said) == 1:
         return said[0]
     return _("%(first)s or %(last)s") % {"first": ", ".join(said[:-1]), "last": said[-1]}
-
-
-def suit_name(suit: str) -> str:
-    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
 
 
 def draw_answers(refusal: Refusal) -> str:

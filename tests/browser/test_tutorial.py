@@ -57,7 +57,7 @@ def test_a_player_completes_the_septica_tutorial_by_clicking(live_server, new_co
                 expect(page.locator('#hand .hand-card[data-card="9D"]')).not_to_have_class("is-legal")
                 wrong = click_move(page, {"type": "play", "card": "9D"})
                 assert wrong["accepted"] is False
-                expect(page.locator("#explanation")).to_contain_text("That card does not cut a king")
+                expect(page.locator("#explanation")).to_contain_text("9♦ does not cut a king")
                 expect(page.locator("#hand .hand-card")).to_have_count(4)
                 expect(page.locator("#hand .hand-card.is-legal")).to_have_count(2)  # the two sevens
             answer = click_move(page, move)
@@ -84,6 +84,10 @@ def test_a_player_completes_the_septica_tutorial_by_clicking(live_server, new_co
 def test_a_visitor_keeps_progress_in_the_browser_and_is_asked_to_sign_up_for_practice(live_server, page):
     page.goto(f"{live_server.url}/tutorial/americana/1/")
     expect(page.locator('#tutorial[data-ready="true"]')).to_have_count(1)
+    wrong = click_move(page, {"type": "play", "card": "KC"})  # K♣ does not follow 9♥: the words say so, not "draw"
+    assert wrong["accepted"] is False
+    expect(page.locator("#explanation")).to_have_text("You cannot play K♣ on 9♥: play a card of hearts, or one of "
+                                                      "the same rank.")
     for move in learner_moves(GAMES["americana"][0]):
         click_move(page, move)
     expect(page.locator("#learned")).to_be_visible()

@@ -57,12 +57,12 @@ def test_the_explanation_is_in_romanian_on_a_romanian_page(client):
     assert "Păstrează-l pentru o levată cu puncte" in answer["explanation"]
 
 
-def test_a_move_the_rules_refuse_is_explained_with_the_rule_too(client):
+def test_a_move_the_rules_refuse_is_explained_by_the_rule_naming_the_card(client):
     answer = post(client, SAYING_END, {"done": [{"type": "play", "card": "9C"}],
                                        "move": {"type": "play", "card": "KH"}}).json()
     assert answer["accepted"] is False
-    assert answer["explanation"]
-    assert "cannot continue the trick" in answer["rule"]
+    assert answer["explanation"] == ("You cannot continue the trick with K♥: continue with a nine or a seven, "
+                                     "or end it (Gata).")
 
 
 @pytest.mark.parametrize(("body", "says"), [
@@ -168,4 +168,4 @@ def test_the_news_tells_an_ace_sat_out_from_a_plain_pass(client):
 def test_the_rules_reason_is_given_in_the_pages_language_too(client):
     answer = post(client, SAYING_END, {"done": [{"type": "play", "card": "9C"}],
                                        "move": {"type": "play", "card": "KH"}}, language="ro").json()
-    assert answer["rule"] and "cannot continue" not in answer["rule"]
+    assert "K♥" in answer["explanation"] and "cannot continue" not in answer["explanation"]

@@ -51,7 +51,7 @@ def test_the_step_is_dealt_from_its_fixed_deck_whatever_the_seed(step):
 @pytest.mark.parametrize("step", ALL_STEPS)
 def test_each_step_has_its_words_in_english_and_romanian(step):
     texts = [step.title, step.intro, step.learned]
-    texts += [text for turn in step.script if isinstance(turn, You) for text in (turn.hint, turn.wrong) if text]
+    texts += [text for turn in step.script if isinstance(turn, You) for text in turn.texts()]
     for text in texts:
         assert set(text) == {"en", "ro"}
         assert text["en"].strip() and text["ro"].strip() and text["en"] != text["ro"]
