@@ -14,6 +14,9 @@ from .models import ApiToken
 
 User = get_user_model()
 
+# The sign-up's greeting carries it, so the home page does not greet the new player a second time.
+WELCOME_TAG = "welcome"
+
 
 class SignUpForm(allauth_forms.SignupForm):
     """allauth's sign-up form, its fields named and explained as before.
@@ -39,7 +42,8 @@ class SignUpForm(allauth_forms.SignupForm):
 
     def signup(self, request, user) -> None:
         # allauth's hook for what a site adds to a new account; here the greeting.
-        messages.success(request, gettext("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        messages.success(request, gettext("Welcome, %(name)s! Your account is ready.") % {"name": user.username},
+                         extra_tags=WELCOME_TAG)
 
 
 class LogInForm(allauth_forms.LoginForm):

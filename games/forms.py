@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django import forms
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import actions
@@ -23,7 +23,10 @@ from .words.rulesets import MATCH_FORMATS, RULE_SETS
 MAX_PLAYERS = 6
 OTHER_SEATS = range(1, MAX_PLAYERS)
 AMERICANA_TARGETS = (101, 301, 501)
-DEFAULT_SECONDS = 86400
+# A new table starts against bots on a live clock, so a newcomer plays at once;
+# waiting for people and slow clocks are one choice away.
+DEFAULT_SECONDS = 60
+DEFAULT_SEAT_KIND = "bot"
 
 # Choices are built once, at import; these say their words in the language of each request.
 duration_in_words_lazy = lazy(duration_in_words, str)
@@ -98,7 +101,42 @@ PRESETS = (
 PRESETS_BY_SLUG = {preset.slug: preset for preset in PRESETS}
 DEFAULT_PRESET = PRESETS[0]
 
-SEAT_KINDS = (("person", _("Wait for a person")), ("bot", _("A bot")))
+SEAT_KINDS = (("bot", _("A bot")), ("person", _("Wait for a person")))
+
+
+@dataclass(frozen=True)
+class QuickGame:
+    """A match against bots that the home page starts in one tap, its settings said on its button."""
+
+    rules: str
+    players: int
+    options: dict = field(default_factory=dict)
+    seconds_per_move: int = DEFAULT_SECONDS
+    level: str = BotLevel.MEDIUM
+
+    def bots(self) -> list[actions.BotSpec]:
+        return [actions.BotSpec(seat=number, level=self.level) for number in range(1, self.players)]
+
+    def blurb(self) -> str:
+        """ "2 players · you and a Medium bot · 1 min per move" """
+        bots = self.players - 1
+        level = BotLevel(self.level).label
+        return " · ".join((
+            ngettext("%(n)d player", "%(n)d players", self.players) % {"n": self.players},
+            ngettext("you and a %(level)s bot", "you and %(n)d %(level)s bots", bots) % {"n": bots, "level": level},
+            gettext("%(time)s per move") % {"time": duration_in_words(self.seconds_per_move)},
+        ))
+
+    def create(self, user):
+        return actions.create_table(user, rules=self.rules, players=self.players, options=self.options,
+                                    seconds_per_move=self.seconds_per_move, bots=self.bots())
+
+
+QUICK_GAMES = {
+    "septica": QuickGame("septica", 2, {"match": "points-8"}),
+    "familie": QuickGame("familie", 3),
+    "americana": QuickGame("americana", 2, {"target": 101}),
+}
 
 
 def seat_field(number: int, part: str = "") -> str:
@@ -151,7 +189,7 @@ class CreateTableForm(forms.Form):
         for number in OTHER_SEATS:
             label = _("Seat %(n)d") % {"n": number + 1}
             self.fields[seat_field(number)] = forms.ChoiceField(
-                label=label, choices=SEAT_KINDS, initial="person", required=False
+                label=label, choices=SEAT_KINDS, initial=DEFAULT_SEAT_KIND, required=False
             )
             self.fields[seat_field(number, "level")] = forms.ChoiceField(
                 label=_("Bot level"), choices=BotLevel.choices, initial=BotLevel.MEDIUM, required=False

@@ -12,6 +12,7 @@ from datetime import datetime
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import path, reverse
 from django.utils import timezone
@@ -21,7 +22,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from .. import actions
-from ..forms import PRESETS, CreateTableForm
+from ..forms import PRESETS, QUICK_GAMES, CreateTableForm
 from ..models import Seat, TableStatus
 from ..presenters import my_table_order, table_summary
 from ..reads import rematch_invitations, tables_with_seats
@@ -98,6 +99,24 @@ def form_config() -> dict:
             for rules in RULE_SETS
         },
     }
+
+
+@require_POST
+def quick_game(request, rules: str):
+    """The home page's "play now": a table of this game with bots in every other seat, started at once."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("home"))
+    game = QUICK_GAMES.get(rules)
+    if game is None:
+        raise Http404("There is no such game.")
+    try:
+        check_table_creation_rate(request)
+        table = game.create(request.user)
+    except actions.ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect("home")
+    count_table_created(request)
+    return redirect("table", table.pk)
 
 
 # --- the page forms: join, leave, rematch -----------------------------------
@@ -263,6 +282,7 @@ def script_config(request, api: str) -> dict:
 urlpatterns = [
     path("play/", lobby, name="lobby"),
     path("play/new/", create_table, name="create_table"),
+    path("play/now/<slug:rules>/", quick_game, name="quick_game"),
     path("play/<int:table_id>/join/", join, name="lobby_join"),
     path("play/<int:table_id>/leave/", leave, name="lobby_leave"),
     path("matches/", my_matches, name="my_matches"),

@@ -43,6 +43,7 @@ def test_a_table_from_a_preset_appears_in_the_lobby_of_another_player_who_joins_
     preset.click()
     expect(preset).to_have_attribute("aria-pressed", "true")
     expect(alices.get_by_label("Match")).to_have_value("points-21")
+    alices.get_by_label("Seat 2").select_option(label="Wait for a person")  # the form offers a bot first
     alices.get_by_label("Time per move").select_option(label="2 min")
     assert fits_the_screen(alices)
     alices.get_by_role("button", name="Create the table").click()
@@ -97,6 +98,8 @@ def test_the_form_shows_only_the_options_that_apply_and_works_by_keyboard(
     expect(page.get_by_label("Match")).to_be_hidden()
     expect(page.locator('#id_players option[value="5"]')).to_be_disabled()
     seat = page.locator('.seat-row[data-seat="1"]')
+    expect(seat.get_by_label("Bot level")).to_be_visible()  # a bot is the seat's default
+    seat.get_by_label("Seat 2").select_option("person")
     expect(seat.get_by_label("Bot level")).to_be_hidden()
     seat.get_by_label("Seat 2").select_option("bot")
     seat.get_by_label("Bot level").select_option("expert")

@@ -222,9 +222,10 @@ def test_each_preset_fills_the_form_and_creates_that_table(client, alice, preset
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == reverse("table", args=[table.pk])
     assert (table.rules, table.players, table.options) == EXPECTED[preset]
-    assert table.seconds_per_move == 86400 and not table.private
+    assert table.seconds_per_move == 60 and not table.private  # the form's defaults: bots, on a live clock
     assert table.seats.get(number=0).user == alice
-    assert not table.seats.filter(bot_level__gt="").exists()
+    assert table.seats.filter(bot_level="medium").count() == table.players - 1
+    assert table.status == TableStatus.PLAYING
 
 
 def test_the_form_seats_bots_and_sets_the_time_and_a_private_table(client, alice):
@@ -240,6 +241,7 @@ def test_the_form_seats_bots_and_sets_the_time_and_a_private_table(client, alice
         seat_1="bot",
         seat_1_level="expert",
         seat_1_style="aggressive",
+        seat_2="person",
         seat_3="bot",
         seat_3_level="beginner",
         seat_3_style="cautious",
