@@ -11,6 +11,8 @@ from .. import actions, replay
 from ..models import Actor, Table, TableStatus
 from ..presenters import table_json
 from ..reads import visible_table
+from ..words.cards import card_short, rank_names, suit_name
+from ..words.rulesets import options_in_words, rules_name
 
 
 def finished_table(request, table_id: int) -> Table:
@@ -59,6 +61,7 @@ def words() -> dict:
         "check_bad": _("Mismatch: this seed does not give the published hash."),
         "check_unavailable": _("Your browser cannot compute SHA-256 here (it needs HTTPS); use the command below."),
         "actors": {str(value): str(label) for value, label in Actor.choices},
+        "cards": card_words(),
         "moves": move_words(),
         "events": {
             "take": _("takes the trick"),
@@ -87,12 +90,24 @@ def move_words() -> dict:
     }
 
 
+def card_words() -> dict:
+    """What the page's script needs to name a card in words, as the table page does."""
+    return {
+        "rank_names": dict(zip("23456789TJQKAX", rank_names(), strict=True)),
+        "suit_names": {suit: suit_name(suit) for suit in "CDHS"},
+        "card_name": _("%(rank)s of %(suit)s"),
+        "red_joker": _("red joker"),
+        "black_joker": _("black joker"),
+    }
+
+
 def describe_move(move: dict, said: dict) -> str:
+    """ "plays 7♠, names hearts": the card as its face, the suit a seven names in words."""
     text = said.get(move.get("type"), move.get("type", "?"))
     if "card" in move:
-        text += f" {move['card']}"
+        text += f" {card_short(move['card'])}"
     if "suit" in move:
-        text += f", {said['names']} {move['suit']}"
+        text += f", {said['names']} {suit_name(move['suit'])}"
     return text
 
 
@@ -120,6 +135,8 @@ def replay_page(request, table_id: int):
         "games/replay.html",
         {
             "table": table,
+            "rules_name": rules_name(table.rules),
+            "options_words": options_in_words(table.rules, table.players, table.options),
             "data": data,
             "names": names,
             "move_list": [

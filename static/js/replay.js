@@ -26,16 +26,27 @@
     return node;
   };
 
+  const cardWords = words.cards;
+
+  // "ace of hearts", "red joker": what a tooltip and a screen reader say.
+  function cardName(code) {
+    if (code[0] === "X") return code[1] === "R" ? cardWords.red_joker : cardWords.black_joker;
+    return format(cardWords.card_name, { rank: cardWords.rank_names[code[0]], suit: cardWords.suit_names[code[1]] });
+  }
+
+  // In sentences: the face ("A♥", "10♣"), a joker by its name.
   function cardLabel(code) {
-    if (code === "XR") return "🃏R";
-    if (code === "XB") return "🃏B";
+    if (code[0] === "X") return cardName(code);
     return (RANKS[code[0]] || code[0]) + (SUITS[code[1]] || code[1]);
   }
 
   function card(code) {
     const red = code[1] === "H" || code[1] === "D" || code === "XR";
-    const node = el("span", "rcard" + (red ? " red" : ""), cardLabel(code));
-    node.title = code;
+    const joker = code[0] === "X";
+    const node = el("span", "rcard" + (red ? " red" : ""), joker ? "★" : cardLabel(code));
+    node.title = cardName(code);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", cardName(code));
     return node;
   }
 
@@ -49,7 +60,7 @@
   function moveText(move) {
     let text = words.moves[move.type] || move.type;
     if (move.card) text += " " + cardLabel(move.card);
-    if (move.suit) text += ", " + words.moves.names + " " + (SUITS[move.suit] || move.suit);
+    if (move.suit) text += ", " + words.moves.names + " " + (cardWords.suit_names[move.suit] || move.suit);
     return text;
   }
 
@@ -57,6 +68,7 @@
     const who = event.seat === null || event.seat === undefined ? "" : names[event.seat] + ": ";
     let text = who + (words.events[event.type] || event.type);
     if (event.card) text += " " + cardLabel(event.card);
+    if (event.suit) text += ", " + words.moves.names + " " + (cardWords.suit_names[event.suit] || event.suit);
     if (event.cards) text += " " + event.cards.map(cardLabel).join(" ");
     if (event.count && event.type === "draw") text += " " + event.count;
     if (event.points !== undefined) text += " (" + event.points + " " + words.points + ")";
