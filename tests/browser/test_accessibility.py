@@ -1,0 +1,142 @@
+"""Every kind of page, checked by axe-core (package.json pins it; `make test` installs it
+with npm) for WCAG 2 A and AA problems, in English and Romanian, on a 360 px phone and
+a 1280 px desktop: no serious or critical violation anywhere. Also the favicon."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.play import finished_match, play_moves, start_table
+
+from .tables import log_in, started_septica_table
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+VIEWPORTS = {
+    "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+LOCALES = {"en": "en-GB", "ro": "ro-RO"}
+BLOCKING = ("serious", "critical")
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa"] } });
+  return result.violations.map((v) => ({
+    id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
+  }));
+}"""
+
+
+def playing_table(rules, alice, bob):
+    if rules == "septica":
+        return started_septica_table(alice, bob)
+    table = start_table(alice, [bob], rules=rules, options={"jokers": True} if rules == "americana" else None)
+    play_moves(table, 2)  # cards on the table or the pile, a log to show
+    return table
+
+
+# Each page: (how to reach it, given alice and bob; whether alice is logged in).
+PAGES = {
+    "home": (lambda alice, bob: reverse("home"), True),
+    "home-visitor": (lambda alice, bob: reverse("home"), False),
+    "lobby": (lambda alice, bob: reverse("lobby"), True),
+    "new-table": (lambda alice, bob: reverse("create_table"), True),
+    "table-septica": (lambda alice, bob: reverse("table", args=[playing_table("septica", alice, bob).pk]), True),
+    "table-familie": (lambda alice, bob: reverse("table", args=[playing_table("familie", alice, bob).pk]), True),
+    "table-americana": (lambda alice, bob: reverse("table", args=[playing_table("americana", alice, bob).pk]), True),
+    "replay": (lambda alice, bob: reverse("replay", args=[finished_match(alice, [bob], rules="familie").pk]), True),
+    "tutorial": (lambda alice, bob: reverse("tutorial"), False),
+    "tutorial-septica": (lambda alice, bob: reverse("tutorial_step", args=["septica", 1]), False),
+    "tutorial-americana": (lambda alice, bob: reverse("tutorial_step", args=["americana", 1]), False),
+    "rules": (lambda alice, bob: reverse("rules"), False),
+    "rules-septica": (lambda alice, bob: reverse("rules_page", args=["septica"]), False),
+    "rules-familie": (lambda alice, bob: reverse("rules_page", args=["familie"]), False),
+    "rules-americana": (lambda alice, bob: reverse("rules_page", args=["americana"]), False),
+    "rules-which-game": (lambda alice, bob: reverse("rules_page", args=["which-game"]), False),
+}
+
+
+def blocking_violations(page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    return [v for v in page.evaluate(AXE_RUN) if v["impact"] in BLOCKING]
+
+
+def described(found: dict[str, list[dict]]) -> str:
+    lines = []
+    for where, violations in found.items():
+        for violation in violations:
+            lines.append(f"{where}: {violation['id']} ({violation['impact']}): {violation['help']}")
+            lines.extend(f"    {node['target']}: {node['summary']}" for node in violation["nodes"][:8])
+    return "\n".join(lines)
+
+
+def settled(page, name: str) -> None:
+    """The page as a person sees it once its scripts have drawn it."""
+    page.wait_for_load_state("networkidle")
+    if name.startswith("table-"):
+        expect(page.locator("#hand .hand-card").first).to_be_visible()
+    if name.startswith("tutorial-"):
+        expect(page.locator("#hand .hand-card").first).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", list(LOCALES))
+@pytest.mark.parametrize("name", list(PAGES))
+def test_axe_finds_no_serious_or_critical_violation(asgi_live_server, new_context, alice, bob, name, language):
+    route, logged_in = PAGES[name]
+    path = route(alice, bob)
+    found = {}
+    for size, options in VIEWPORTS.items():
+        # Animations off: a card caught half-faded in would fail contrast for no reason a player sees.
+        context = new_context(locale=LOCALES[language], reduced_motion="reduce", **options)
+        context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": asgi_live_server.url}])
+        if logged_in:
+            log_in(context, asgi_live_server, alice)
+        page = context.new_page()
+        page.goto(f"{asgi_live_server.url}{path}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        settled(page, name)
+        violations = blocking_violations(page)
+        if violations:
+            found[f"{path} ({language}, {size})"] = violations
+        context.close()
+    assert not found, "axe-core found serious or critical problems:\n" + described(found)
+
+
+@pytest.mark.browser
+def test_axe_itself_reports_a_page_with_unreadable_text(asgi_live_server, new_context):
+    """The check can fail: grey on grey and a nameless button are caught and described."""
+    page = new_context().new_page()
+    page.goto(f"{asgi_live_server.url}{reverse('rules')}")
+    page.evaluate("""() => document.querySelector("main").insertAdjacentHTML("beforeend",
+        '<p style="color:#999;background:#aaa">faint</p><button type="button"></button>')""")
+    ids = {violation["id"] for violation in blocking_violations(page)}
+    assert {"color-contrast", "button-name"} <= ids, json.dumps(sorted(ids))
+
+
+@pytest.mark.django_db
+def test_favicon_ico_answers_with_an_icon(client):
+    answer = client.get("/favicon.ico")
+
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "image/x-icon"
+    assert b"".join(answer.streaming_content)[:4] == b"\x00\x00\x01\x00"  # the ICO signature
+
+
+@pytest.mark.browser
+def test_every_page_links_an_icon_the_browser_can_load(asgi_live_server, page):
+    page.goto(f"{asgi_live_server.url}{reverse('rules')}")
+
+    hrefs = page.locator('link[rel="icon"]').evaluate_all("links => links.map(l => l.href)")
+    assert any(href.endswith("/favicon.ico") for href in hrefs), hrefs
+    assert any(href.endswith(".svg") for href in hrefs), hrefs
+    for href in hrefs:
+        answer = page.request.get(href)
+        assert answer.ok, href
+        assert answer.headers["content-type"].startswith("image/"), (href, answer.headers["content-type"])
