@@ -143,6 +143,22 @@ def invite_for(request, table_id: int) -> str | None:
 
 @require_POST
 @login_required
+def add_bot(request, table_id: int):
+    """The table page's form for its creator: a bot in a free seat (the one named, or the first)."""
+    seat = request.POST.get("seat", "")
+    try:
+        actions.add_bot(table_id, request.user, seat=int(seat) if seat.isdigit() else None,
+                        level=request.POST.get("level") or "medium", style=request.POST.get("style") or "balanced")
+    except actions.NotFound as refusal:
+        messages.error(request, refusal.message)
+        return redirect("lobby")
+    except actions.ServiceError as refusal:
+        messages.error(request, refusal.message)
+    return redirect("table", table_id)
+
+
+@require_POST
+@login_required
 def leave(request, table_id: int):
     try:
         actions.leave_table(table_id, request.user)
@@ -285,6 +301,7 @@ urlpatterns = [
     path("play/now/<slug:rules>/", quick_game, name="quick_game"),
     path("play/<int:table_id>/join/", join, name="lobby_join"),
     path("play/<int:table_id>/leave/", leave, name="lobby_leave"),
+    path("play/<int:table_id>/bot/", add_bot, name="lobby_add_bot"),
     path("matches/", my_matches, name="my_matches"),
     path("matches/<int:table_id>/rematch/", rematch, name="rematch"),
 ]

@@ -184,3 +184,27 @@ def test_the_table_detail_says_who_may_seat_a_bot(alice, bob, waiting):
     assert client_for(alice).get(f"/api/tables/{waiting.pk}").json()["can_add_bot"] is True
     assert client_for(bob).get(f"/api/tables/{waiting.pk}").json()["can_add_bot"] is False
     assert Client().get(f"/api/tables/{waiting.pk}").json()["can_add_bot"] is False
+
+
+# --- the page form (for pages without the script) ---------------------------------
+def test_the_page_form_seats_a_bot_and_goes_back_to_the_table(alice, waiting):
+    response = client_for(alice).post(f"/play/{waiting.pk}/bot/", {"seat": "2", "level": "beginner"})
+
+    assert response.status_code == 302 and response.url == f"/tables/{waiting.pk}/"
+    assert seats_of(waiting)[2] == (None, "beginner", "balanced") and seats_of(waiting)[1] == (None, "", "")
+
+
+def test_the_page_form_says_why_it_refuses(bob, alice, waiting):
+    actions.join_table(waiting.pk, bob)
+
+    response = client_for(bob).post(f"/play/{waiting.pk}/bot/", {}, follow=True)
+
+    assert "Only the player who made this table can seat a bot at it." in response.content.decode()
+    assert seats_of(waiting)[2] == (None, "", "")
+
+
+def test_the_page_form_asks_a_visitor_to_log_in(waiting):
+    response = Client().post(f"/play/{waiting.pk}/bot/")
+
+    assert response.status_code == 302 and "/accounts/login/" in response.url
+    assert seats_of(waiting)[1:] == [(None, "", ""), (None, "", "")]
