@@ -18,7 +18,6 @@ def table_results_strings() -> dict:
         "points": _("Points"),
         "deals_won": _("Deals won"),
         "penalty_points": _("Penalty points"),
-        "match_score": _("Match score"),
         "final_scores": _("Final scores"),
         "out_badge": _("went out"),
         "winner": _("winner"),

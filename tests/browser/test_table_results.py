@@ -1,12 +1,12 @@
 """The end of a deal and of a match on the real table page, on a 360 × 740
-phone and a desktop: the result dialog opens over the table, in view and
-focused, names the players (per team where teams play), shows the scores and
-offers Rematch, Replay and Back to my matches; the deal's log and its last
-trick read with names and card faces.
+phone and a desktop: the page opens the result dialog over the table, in view
+and focused; it names the players (per team where teams play), shows the
+scores and offers Rematch, Replay and Back to my matches. The deal's log and
+its last trick read with names and card faces.
 
 The states are built in the engine (a fixed deck, the first legal move each
-turn, a few milliseconds) and stored as tables.py does; the page is the real
-one, the views come from its JSON API, and the modules are imported into it."""
+turn, a few milliseconds) and stored as tables.py does; the last move of a
+deal is posted through the API, as a player's page would."""
 
 from __future__ import annotations
 
@@ -15,35 +15,24 @@ import re
 import pytest
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import override
 from playwright.sync_api import expect
 
 from games import actions
 from games.engine import rules_for
 from games.models import Match, Seat, Table, TableStatus
-from games.words.table_results import table_results_strings
 
-from .tables import DECK, SEED, log_in
+from .tables import DECK, SEED, log_in, post_json
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 
-# Opens one of the result dialogs with the page's own words, the table's data
-# from the API and the modules as the page serves them. The dialog and the
-# stylesheet are put in the page only while the table page lacks them.
-SHOW = """async ({tableId, extra, kind, replayUrl, matchesUrl}) => {
-  if (!document.querySelector('link[href*="table-results.css"]')) {
-    const link = Object.assign(document.createElement("link"), {rel: "stylesheet", href: "/static/css/table-results.css"});
-    await new Promise((loaded, failed) => { link.onload = loaded; link.onerror = failed; document.head.append(link); });
-  }
-  let dialog = document.getElementById("result-dialog");
-  if (!dialog) {
-    dialog = Object.assign(document.createElement("dialog"), {id: "result-dialog", className: "sheet"});
-    document.body.append(dialog);
-  }
+# Opens one of the result dialogs in the page's own dialog, with the page's
+# words, the table's data from the API and the module as the page serves it.
+SHOW = """async ({tableId, kind, replayUrl, matchesUrl}) => {
+  const dialog = document.getElementById("result-dialog");
   const results = await import("/static/js/table/results.js");
   const config = JSON.parse(document.getElementById("table-config").textContent);
-  const T = Object.assign({}, config.text, extra);
+  const T = config.text;
   const data = await (await fetch(`/api/tables/${tableId}`, {credentials: "same-origin"})).json();
   window.rematches = 0;
   if (kind === "match") {
@@ -57,7 +46,10 @@ SHOW = """async ({tableId, extra, kind, replayUrl, matchesUrl}) => {
 # Where the dialog and its buttons are: inside the screen, and the topmost thing at their middles.
 WHERE = """() => {
   const dialog = document.getElementById("result-dialog");
-  const inside = (r) => r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight;
+  // The screen is what the visual viewport shows: on a phone the layout viewport may be wider.
+  const screen = window.visualViewport;
+  const [left, top] = [screen.offsetLeft, screen.offsetTop];
+  const inside = (r) => r.left >= left - 0.5 && r.top >= top - 0.5 && r.right <= left + screen.width + 0.5 && r.bottom <= top + screen.height + 0.5;
   const reachable = (el) => {
     const r = el.getBoundingClientRect();
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
@@ -70,7 +62,6 @@ WHERE = """() => {
     focused: dialog.contains(document.activeElement),
     inside: inside(dialog.getBoundingClientRect()),
     buttons: buttons.map((el) => ({text: el.textContent.trim(), reachable: reachable(el)})),
-    sideways: document.documentElement.scrollWidth > innerWidth,
   };
 }"""
 
@@ -87,11 +78,6 @@ CHIP_CONTRAST = """() => [...document.querySelectorAll("#result-dialog .team-chi
   const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
   return (a + 0.05) / (b + 0.05);
 })"""
-
-
-def english_result_words() -> dict:
-    with override("en"):
-        return table_results_strings()
 
 
 def played_until(rules: str, players: int, options: dict, done, decks=None):
@@ -131,17 +117,17 @@ def open_table(new_context, server, user, table, viewport):
 
 
 def show(page, table, kind: str) -> dict:
-    return page.evaluate(SHOW, {"tableId": table.pk, "extra": english_result_words(), "kind": kind,
+    return page.evaluate(SHOW, {"tableId": table.pk, "kind": kind,
                                 "replayUrl": f"/tables/{table.pk}/replay/", "matchesUrl": reverse("my_matches")})
 
 
 def assert_in_view_and_focused(page) -> dict:
+    expect(page.locator("#result-dialog")).to_have_css("display", "flex")  # its stylesheet has come
     where = page.evaluate(WHERE)
     assert where["open"] and where["modal"], where
     assert where["focused"], "the focus stays behind the dialog"
     assert where["inside"], "the dialog reaches outside the screen"
     assert where["buttons"] and all(button["reachable"] for button in where["buttons"]), where["buttons"]
-    assert not where["sideways"]
     return where
 
 
@@ -163,15 +149,15 @@ def test_a_finished_two_player_match_says_who_won_with_rematch_replay_and_my_mat
     table = table_at(alice, [bob], "septica", options, game)
     page = open_table(new_context, live_server, alice, table, viewport)
 
-    view = show(page, table, "match")
-    assert view["finished"]
-    assert_in_view_and_focused(page)
     dialog = page.locator("#result-dialog")
-    winner = names_by_seat(table)[game.result["winners"][0]]
+    expect(dialog.locator("h2")).to_have_text("The match is over")  # the page opened it on its own
+    assert_in_view_and_focused(page)
+    names = names_by_seat(table)
+    winner = names[game.result["winners"][0]]
     expect(dialog.locator(".result-verdict")).to_have_text(f"Winner: {winner}")
     rows = dialog.locator(".result-table").first.locator("tbody tr")
     expect(rows).to_have_count(2)
-    for seat, name in enumerate(names_by_seat(table)):
+    for seat, name in enumerate(names):
         expect(rows.nth(seat).locator("th")).to_contain_text(name)
         expect(rows.nth(seat).locator("td").last).to_have_text(str(game.result["scores"][seat]))
     expect(dialog.locator(".is-winner")).to_contain_text(winner)
@@ -180,9 +166,29 @@ def test_a_finished_two_player_match_says_who_won_with_rematch_replay_and_my_mat
     expect(dialog.get_by_role("link", name="Watch the replay")).to_have_attribute("href", f"/tables/{table.pk}/replay/")
     expect(dialog.get_by_role("link", name="Back to my matches")).to_have_attribute("href", reverse("my_matches"))
     dialog.get_by_role("button", name="Rematch").click()
-    page.wait_for_function("window.rematches === 1")
+    finished_at = page.url
+    page.wait_for_url(lambda url: url != finished_at)
+    assert re.search(r"/tables/\d+/$", page.url), page.url
+    rematch = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    assert Table.objects.get(pk=rematch).status in (TableStatus.OPEN, TableStatus.PLAYING)
+
+
+@pytest.mark.browser
+def test_the_result_dialog_closes_and_opens_again_with_the_same_scores(live_server, new_context, alice, bob):
+    options = {"match": "points-8", "eights_cut": False, "teams": False}
+    game = played_until("septica", 2, options, lambda g: g.finished, decks=[DECK])
+    table = table_at(alice, [bob], "septica", options, game)
+    page = open_table(new_context, live_server, bob, table, PHONE)
+    dialog = page.locator("#result-dialog")
+    expect(dialog.locator("h2")).to_have_text("The match is over")
+    expect(dialog.get_by_role("button", name="Rematch")).to_be_visible()
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).not_to_be_visible()
+
+    show(page, table, "match")
+    assert_in_view_and_focused(page)
+    dialog.get_by_role("button", name="Rematch").click()
+    page.wait_for_function("window.rematches === 1")
 
 
 @pytest.mark.browser
@@ -193,10 +199,11 @@ def test_a_finished_team_match_shows_partners_together_with_their_team_score(
     table = table_at(alice, [bob, charlie, dave], "septica", options, game)
     page = open_table(new_context, live_server, bob, table, PHONE)
 
-    view = show(page, table, "match")
-    assert view["teams"] == [[0, 2], [1, 3]]
-    assert_in_view_and_focused(page)
     dialog = page.locator("#result-dialog")
+    expect(dialog.locator("h2")).to_have_text("The match is over")
+    assert_in_view_and_focused(page)
+    view = game.view(1)
+    assert view["teams"] == [[0, 2], [1, 3]]
     names = names_by_seat(table)
     rows = dialog.locator(".result-table").first.locator("tbody tr")
     expect(rows).to_have_count(2)  # one row per team, not per player
@@ -227,23 +234,30 @@ def test_a_finished_team_match_shows_partners_together_with_their_team_score(
 def test_the_end_of_an_americana_deal_says_who_went_out_and_what_each_was_charged(
         live_server, new_context, alice, bob, charlie):
     options = {"target": 101}
-    game = played_until("americana", 3, options, lambda g: g.view(None)["deal"] == 1)
-    table = table_at(alice, [bob, charlie], "americana", options, game)
+    ended = played_until("americana", 3, options, lambda g: g.view(None)["deal"] == 1)
+    before = played_until("americana", 3, options, lambda g: g.play(g.legal_moves()[0]).view(None)["deal"] == 1)
+    table = table_at(alice, [bob, charlie], "americana", options, before)
     page = open_table(new_context, live_server, charlie, table, PHONE)
-
-    view = show(page, table, "deal")
-    last = view["last_deal"]
-    assert_in_view_and_focused(page)
     dialog = page.locator("#result-dialog")
+    expect(dialog).not_to_be_visible()
+
+    mover = new_context()
+    log_in(mover, live_server, [alice, bob, charlie][before.to_move])
+    answer = post_json(mover, live_server, f"/api/tables/{table.pk}/moves", {"seq": 0, "move": before.legal_moves()[0]})
+    assert answer.status == 200, answer.text()
+    view = answer.json()["view"]
+    assert view["deal"] == 1 and view["last_deal"] == ended.view(None)["last_deal"]
+    last = view["last_deal"]
+    expect(dialog.locator("h2")).to_have_text("Deal 1 is over", timeout=15_000)  # the page's poll brings it
+    assert_in_view_and_focused(page)
     names = names_by_seat(table)
-    expect(dialog.locator("h2")).to_have_text("Deal 1 is over")
     expect(dialog.locator(".result-verdict")).to_have_text(f"{names[last['out']]} went out")
-    charged, totals = (dialog.locator(".result-table").nth(n).locator("tbody tr") for n in (0, 1))
+    expect(dialog.locator(".result-table thead th")).to_have_text(["Player", "This deal", "Penalty points"])
+    rows = dialog.locator(".result-table tbody tr")
     for seat, name in enumerate(names):
-        expect(charged.nth(seat).locator("th")).to_contain_text(name)
-        expect(charged.nth(seat).locator("td")).to_have_text(str(last["charged"][seat]))
-        expect(totals.nth(seat).locator("td")).to_have_text(str(view["scores"][seat]))
-    expect(charged.nth(last["out"]).locator(".badge--out")).to_have_text("went out")
+        expect(rows.nth(seat).locator("th")).to_contain_text(name)
+        expect(rows.nth(seat).locator("td")).to_have_text([str(last["charged"][seat]), str(view["scores"][seat])])
+    expect(rows.nth(last["out"]).locator(".badge--out")).to_have_text("went out")
     expect(dialog).to_contain_text("the lowest total wins")
     assert_no_seat_numbers(dialog.inner_text())
     continue_button = dialog.get_by_role("button", name="Continue")
@@ -257,10 +271,12 @@ def test_the_end_of_a_familie_deal_shows_each_players_points_and_the_match(live_
     game = played_until("familie", 3, {}, lambda g: g.finished)
     table = table_at(alice, [bob, charlie], "familie", {}, game)
     page = open_table(new_context, live_server, alice, table, PHONE)
+    dialog = page.locator("#result-dialog")
+    expect(dialog.locator("h2")).to_have_text("The match is over")  # familie is one deal: the match ends with it
 
     view = show(page, table, "deal")
     assert_in_view_and_focused(page)
-    dialog = page.locator("#result-dialog")
+    expect(dialog.locator("h2")).to_have_text("Deal 1 is over")
     names = names_by_seat(table)
     points = view["last_deal"]["points"]
     rows = dialog.locator(".result-table").first.locator("tbody tr")
@@ -270,7 +286,7 @@ def test_the_end_of_a_familie_deal_shows_each_players_points_and_the_match(live_
     best = max(points)
     expect(dialog.locator(".result-verdict")).to_have_text(f"Most points this deal: {names[points.index(best)]} ({best})")
 
-    show(page, table, "match")  # familie is one deal: the match ends with it
+    show(page, table, "match")
     assert_in_view_and_focused(page)
     expect(dialog.locator(".result-verdict")).to_have_text(f"Winner: {names[points.index(best)]}")
     expect(dialog.locator(".result-table")).to_have_count(1)  # the one deal is the final score
@@ -278,10 +294,10 @@ def test_the_end_of_a_familie_deal_shows_each_players_points_and_the_match(live_
 
 
 # The log and the last trick of a deal in progress, with the page's seat names.
-HISTORY = """async ({tableId, extra}) => {
+HISTORY = """async ({tableId}) => {
   const history = await import("/static/js/table/history.js");
   const config = JSON.parse(document.getElementById("table-config").textContent);
-  const T = Object.assign({}, config.text, extra);
+  const T = config.text;
   const data = await (await fetch(`/api/tables/${tableId}`, {credentials: "same-origin"})).json();
   const seatName = (seat) => data.seats[seat].name;
   const box = document.createElement("div");
@@ -301,7 +317,7 @@ def test_the_log_names_players_and_card_faces_and_the_last_trick_is_the_one_take
     table = table_at(alice, [bob], "septica", options, game)
     page = open_table(new_context, live_server, alice, table, PHONE)
 
-    seen = page.evaluate(HISTORY, {"tableId": table.pk, "extra": english_result_words()})
+    seen = page.evaluate(HISTORY, {"tableId": table.pk})
     log = game.view(None)["log"]
     plays = [entry for entry in log if entry["type"] == "play"]
     names = names_by_seat(table)

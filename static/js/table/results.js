@@ -75,21 +75,26 @@ function goalHTML(view, T) {
 }
 
 function winnerMark(T) {
-  return ` <span class="winner-mark" aria-hidden="true">★</span><span class="visually-hidden">(${esc(T.winner)})</span>`;
+  return `<span class="winner-mark" aria-hidden="true">★</span><span class="visually-hidden">${esc(T.winner)}:</span> `;
+}
+
+function outBadge(T) {
+  return ` <span class="badge badge--out">${esc(T.out_badge)}</span>`;
 }
 
 function headCell(view, T) {
   return view.teams ? T.team : T.player;
 }
 
-/** The match scores, with this deal's points while a deal is on. */
-function matchTable(data, view, T, { dealPoints = null, winners = null } = {}) {
+/** The match scores, with a deal's points (or penalties) beside them when given. */
+function matchTable(data, view, T, { dealPoints = null, out = null, winners = null } = {}) {
   const head = [`<th scope="col">${esc(headCell(view, T))}</th>`];
   if (dealPoints) head.push(`<th scope="col" class="num">${esc(T.this_deal)}</th>`);
   head.push(`<th scope="col" class="num">${esc(scoreLabel(view, T))}</th>`);
   const rows = sides(view).map((side) => {
     const won = winners && side.seats.some((seat) => winners.includes(seat));
-    const cells = [`<th scope="row">${sideLabel(data, view, side, T)}${won ? winnerMark(T) : ""}</th>`];
+    const wentOut = out !== null && side.seats.includes(out);
+    const cells = [`<th scope="row">${won ? winnerMark(T) : ""}${sideLabel(data, view, side, T)}${wentOut ? outBadge(T) : ""}</th>`];
     if (dealPoints) cells.push(`<td class="num">${sum(dealPoints, side.seats)}</td>`);
     cells.push(`<td class="num">${view.scores[side.seats[0]]}</td>`);
     return `<tr class="${sideClasses(view, side, winners)}">${cells.join("")}</tr>`;
@@ -103,8 +108,7 @@ function dealTable(data, view, deal, T) {
   const numbers = charged ? deal.charged : deal.points;
   const head = `<tr><th scope="col">${esc(headCell(view, T))}</th><th scope="col" class="num">${esc(charged ? T.penalty_points : T.points)}</th></tr>`;
   const rows = sides(view).map((side) => {
-    const out = charged && side.seats.includes(deal.out);
-    const badge = out ? ` <span class="badge badge--out">${esc(T.out_badge)}</span>` : "";
+    const badge = charged && side.seats.includes(deal.out) ? outBadge(T) : "";
     return `<tr class="${sideClasses(view, side, null)}"><th scope="row">${sideLabel(data, view, side, T)}${badge}</th><td class="num">${sum(numbers, side.seats)}</td></tr>`;
   });
   return `<table class="list result-table"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
@@ -120,12 +124,14 @@ function dealVerdict(data, view, deal, T) {
   return fmt(T.deal_most, { names: inWords(names, T), n: best });
 }
 
-// Familie's match is one deal: its last deal is the final score again.
-const showsLastDeal = (view) => Boolean(view.last_deal) && view.rules !== "familie";
+// Familie's match is one deal: its deal's points are the match's score.
+const oneDeal = (view) => view.rules === "familie";
+const showsLastDeal = (view) => Boolean(view.last_deal) && !oneDeal(view);
 
 /** The scores panel: the match score per player (per team where teams play), this deal's points, the last deal. */
 export function scoresHTML(data, view, T) {
   if (!view) return "";
+  ensureStyles();
   const playing = !view.finished;
   const winners = view.finished ? (view.result && view.result.winners) || [] : null;
   let html = playing ? `<p class="muted result-deal">${esc(fmt(T.deal_n, { n: view.deal + 1 }))}</p>` : "";
@@ -138,11 +144,51 @@ export function scoresHTML(data, view, T) {
   return `<div class="scores-panel">${html}</div>`;
 }
 
+const MARGIN = 8;
+
+// A modal dialog is centred in the layout viewport. On a phone that is wider
+// than the screen when the page overflows or is pinch-zoomed, so the dialog
+// is placed on what the screen shows (the visual viewport) instead.
+function fitToScreen(dialog) {
+  const screen = window.visualViewport;
+  const style = dialog.style;
+  if (!screen || !dialog.open) return;
+  if (Math.abs(screen.width - window.innerWidth) < 1 && Math.abs(screen.height - window.innerHeight) < 1 && !screen.offsetLeft && !screen.offsetTop) {
+    for (const key of ["margin", "left", "top", "width", "maxHeight"]) style[key] = "";
+    return;
+  }
+  const width = Math.min(screen.width - 2 * MARGIN, 34 * 16);
+  Object.assign(style, { margin: "0", width: `${width}px`, maxWidth: "none", maxHeight: `${screen.height - 2 * MARGIN}px` });
+  style.left = `${screen.offsetLeft + (screen.width - width) / 2}px`;
+  style.top = `${screen.offsetTop + Math.max(MARGIN, (screen.height - dialog.offsetHeight) / 2)}px`;
+}
+
+function keepOnScreen(dialog) {
+  if (dialog.dataset.fitted || !window.visualViewport) return;
+  dialog.dataset.fitted = "1";
+  const refit = () => fitToScreen(dialog);
+  window.visualViewport.addEventListener("resize", refit);
+  window.visualViewport.addEventListener("scroll", refit);
+  if (window.ResizeObserver) new ResizeObserver(refit).observe(dialog);
+}
+
+// The dialogs' stylesheet, for a page that does not link it itself.
+function ensureStyles() {
+  if (document.querySelector('link[rel="stylesheet"][href*="table-results"]')) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("../../css/table-results.css", import.meta.url).href;
+  document.head.append(link);
+}
+
 function openDialog(dialog, html, focus) {
+  ensureStyles();
   dialog.classList.add("result-dialog");
   dialog.setAttribute("aria-labelledby", "result-title");
   dialog.innerHTML = html;
   if (!dialog.open) dialog.showModal();
+  fitToScreen(dialog);
+  keepOnScreen(dialog);
   dialog.scrollTop = 0;
   const body = dialog.querySelector(".result-body");
   if (body) body.scrollTop = 0;
@@ -162,9 +208,7 @@ export function showDealResult(dialog, data, view, lastDeal, T) {
     `<h2 id="result-title">${esc(fmt(T.deal_over, { n: deal.deal + 1 }))}</h2>` +
     `<div class="result-body">` +
     (verdict ? `<p class="result-verdict">${esc(verdict)}</p>` : "") +
-    dealTable(data, view, deal, T) +
-    `<h3 class="result-subtitle">${esc(T.match_score)}</h3>` +
-    matchTable(data, view, T) +
+    matchTable(data, view, T, oneDeal(view) ? {} : { dealPoints: deal.charged || deal.points, out: deal.charged ? deal.out : null }) +
     goalHTML(view, T) +
     `</div><div class="result-actions">${closeButton(T.continue, true)}</div>`;
   openDialog(dialog, html, () => dialog.querySelector(".result-close button").focus());
@@ -197,9 +241,14 @@ export function showMatchResult(dialog, data, view, T, { onRematch = null, repla
   if (matchesUrl) actions.push(`<a class="button" href="${esc(matchesUrl)}" data-matches>${esc(T.back_to_matches)}</a>`);
   actions.push(closeButton(T.close, false));
   const html =
-    `<h2 id="result-title" tabindex="-1">${esc(T.match_over)}</h2>` +
+    `<h2 id="result-title">${esc(T.match_over)}</h2>` +
     `<div class="result-body">${body}</div><div class="result-actions">${actions.join("")}</div>`;
-  openDialog(dialog, html, () => dialog.querySelector("#result-title").focus());
+  // The dialog itself takes the focus (its title and verdict are read out), so
+  // an Enter meant for the table cannot start a rematch.
+  openDialog(dialog, html, () => {
+    dialog.tabIndex = -1;
+    dialog.focus();
+  });
   dialog.setAttribute("aria-describedby", "result-verdict");
   const rematch = dialog.querySelector("[data-rematch]");
   if (rematch) rematch.addEventListener("click", () => rematchClicked(rematch, onRematch));
