@@ -60,26 +60,28 @@ export function fitHand(hand) {
   const width = hand.clientWidth;
   const baseW = cssPixels(hand.parentElement, "--card-w", 62);
   const baseH = cssPixels(hand.parentElement, "--card-h", 90);
-  const tallest = Math.max(baseH * 1.6, window.innerHeight * 0.34);
+  const tallest = Math.max(baseH * 1.6, window.innerHeight * 0.32);
   let best = null;
   for (const scale of SCALES) {
     best = arrangement(cards.length, width, Math.round(baseW * scale), Math.round(baseH * scale));
     if (best.height <= tallest) break;
   }
-  const lift = Math.round(best.cardH * 0.28);
+  // A picked card rises out of the hand's box, over what is above it: no room is kept empty for it.
+  const lift = Math.round(best.cardH * 0.3);
+  const top = 6;
   hand.style.setProperty("--card-w", `${best.cardW}px`);
   hand.style.setProperty("--card-h", `${best.cardH}px`);
   hand.style.setProperty("--lift", `${lift}px`);
-  hand.style.height = `${Math.ceil(best.height + lift)}px`;
+  hand.style.height = `${Math.ceil(best.height + top)}px`;
   const slots = cards.map((card, index) => {
     const row = Math.floor(index / best.perRow);
     const inRow = Math.min(best.perRow, cards.length - row * best.perRow);
     const left = (width - (best.cardW + (inRow - 1) * best.step)) / 2 + (index - row * best.perRow) * best.step;
-    const top = lift + row * best.rowStep;
+    const y = top + row * best.rowStep;
     card.style.left = `${Math.round(left)}px`;
-    card.style.top = `${Math.round(top)}px`;
+    card.style.top = `${Math.round(y)}px`;
     card.style.zIndex = String(index + 1);
-    return { x: left + best.cardW / 2, y: top + best.cardH / 2 };
+    return { x: left + best.cardW / 2, y: y + best.cardH / 2 };
   });
   hand.dataset.rows = String(best.rows);
   return slots;

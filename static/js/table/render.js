@@ -91,7 +91,8 @@ export function createTableView(data, options) {
     if (here) classes.push("is-present");
     const count = v.hand_counts[seat];
     const cards = interpolate(ngettext("%(n)s card", "%(n)s cards", count), { n: count }, true);
-    const meta = [`<span class="seat__cards">${Cards.cardBackHTML("card--mini")}${esc(cards)}</span>`];
+    // The number beside a card back is what the eye reads; the words are there for screen readers.
+    const meta = [`<span class="seat__cards" title="${esc(cards)}" data-count="${count}">${Cards.cardBackHTML("card--mini")}<span class="visually-hidden">${esc(cards)}</span></span>`];
     if (v.points) meta.push(`<span class="seat__points">${esc(fmt(T.points_n, { n: v.points[seat] }))}</span>`);
     // The time is written at once: a seat drawn after a presence update never reads "to move ·" alone.
     const clock = turn && data.deadline ? ` · <span data-deadline="${esc(data.deadline)}">${esc(timeLeft(data.deadline))}</span>` : "";
