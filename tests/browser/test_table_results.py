@@ -338,3 +338,33 @@ def test_the_log_names_players_and_card_faces_and_the_last_trick_is_the_one_take
     for n, play in enumerate(expected):
         expect(box.locator(".last-trick__play").nth(n).locator(".last-trick__who")).to_have_text(names[play["seat"]])
         expect(box.locator(".last-trick__play").nth(n).locator(f'[data-card="{play["card"]}"]')).to_have_count(1)
+
+
+@pytest.mark.browser
+def test_the_scores_panel_of_a_team_match_in_play_adds_the_partners_points(
+        live_server, new_context, alice, bob, charlie, dave):
+    options = {"match": "points-21", "teams": True, "eights_cut": False}
+    takes = lambda g: sum(entry["type"] == "take" for entry in g.view(None)["log"])  # noqa: E731
+    game = played_until("septica", 4, options, lambda g: g.view(None)["deal"] == 1 and takes(g) == 2)
+    table = table_at(alice, [bob, charlie, dave], "septica", options, game)
+    page = open_table(new_context, live_server, charlie, table, PHONE)
+
+    page.get_by_role("button", name="Scores").click()
+    panel = page.locator("#scores-dialog")
+    expect(panel).to_be_visible()
+    view = game.view(2)
+    rows = panel.locator(".result-table").first.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    expect(panel.locator(".result-table").first.locator("thead th")).to_have_text(["Team", "This deal", "Score"])
+    names = names_by_seat(table)
+    for team, (first, second) in enumerate(view["teams"]):
+        expect(rows.nth(team).locator(".team-chip")).to_have_text(f"Team {team + 1}")
+        expect(rows.nth(team).locator("th")).to_contain_text(names[first])
+        expect(rows.nth(team).locator("th")).to_contain_text(names[second])
+        expect(rows.nth(team).locator("td")).to_have_text(
+            [str(view["points"][first] + view["points"][second]), str(view["scores"][first])])
+    expect(rows.nth(0)).to_have_class(re.compile(r"\bis-you\b"))  # Charlie plays with Alice
+    last = panel.locator(".result-table").nth(1).locator("tbody tr")
+    for team, (first, second) in enumerate(view["teams"]):
+        expect(last.nth(team).locator("td")).to_have_text(str(view["last_deal"]["points"][first] + view["last_deal"]["points"][second]))
+    assert_no_seat_numbers(panel.inner_text())
