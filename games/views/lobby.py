@@ -277,6 +277,7 @@ def script_config(request, api: str) -> dict:
             "kept": _("Seat kept for a rematch"),
             "free": _("free"),
             "you": _("you"),
+            "bot": _("bot"),
             "seats": _("%(taken)s of %(total)s seats"),
             "per_move": _("%(time)s per move"),
             "live": _("live"),
