@@ -89,8 +89,7 @@ def default_hint(position: Position) -> str:
     return _("Play one of the highlighted cards.")
 
 
-def answer(position: Position, number: int, accepted: bool = True, explanation: str | None = None,
-           rule: str | None = None) -> dict:
+def answer(position: Position, number: int, accepted: bool = True, explanation: str | None = None) -> dict:
     step = position.step
     turn = position.turn
     names = seat_names(step)
@@ -98,7 +97,7 @@ def answer(position: Position, number: int, accepted: bool = True, explanation: 
     data = {
         "accepted": accepted,
         "explanation": explanation,
-        "rule": rule,
+        "rule": None,  # the rules' reason now is the explanation itself; the key stays for older pages
         "finished": position.done,
         "hint": words(turn.hint) if turn and turn.hint else (default_hint(position) if turn else ""),
         "learned": words(step.learned) if position.done else None,

@@ -186,12 +186,6 @@
     const explanation = $("explanation");
     explanation.hidden = !state.explanation;
     explanation.textContent = state.explanation || "";
-    if (state.rule) {
-      const rule = document.createElement("small");
-      rule.className = "explanation__rule";
-      rule.textContent = state.rule; // the rules' own reason, under the friendly words
-      explanation.append(document.createElement("br"), rule);
-    }
     if (state.finished) finish();
   }
 
