@@ -30,7 +30,7 @@ function playLine(view, entry, name, led, T) {
   return fmt(T.log_play, { name, card });
 }
 
-function drawLine(view, entry, name, T) {
+function drawLine(entry, name, T) {
   if (entry.written_off) return fmt(T.log_draw_written_off, { name, n: entry.count, off: entry.written_off });
   return fmt(T.log_draw, { name, n: entry.count });
 }
@@ -65,7 +65,7 @@ export function logLines(view, seatName, T) {
     } else if (type === "draw" && view.rules === "septica") {
       if (!refilling) lines.push(T.log_refill);
       refilling = true;
-    } else if (type === "draw") lines.push(drawLine(view, entry, name, T));
+    } else if (type === "draw") lines.push(drawLine(entry, name, T));
     else if (type === "pass") lines.push(passLine(entry, name, T));
     else if (type === "end") lines.push(fmt(T.log_end, { name }));
     else if (type === "trick") lines.push(fmt(T.log_trick_points, { name, n: entry.points }));

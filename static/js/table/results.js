@@ -42,7 +42,7 @@ function teamChip(team, T) {
   return `<span class="team-chip team-${team}">${esc(fmt(T.team_n, { n: team + 1 }))}</span>`;
 }
 
-function sideLabel(data, view, side, T) {
+function sideLabel(data, side, T) {
   const names = side.seats.map((seat) => {
     const you = data.seats && data.seats[seat] && data.seats[seat].you;
     return esc(seatName(data, seat, T)) + (you ? ` <span class="badge badge--you">${esc(T.you)}</span>` : "");
@@ -94,7 +94,7 @@ function matchTable(data, view, T, { dealPoints = null, out = null, winners = nu
   const rows = sides(view).map((side) => {
     const won = winners && side.seats.some((seat) => winners.includes(seat));
     const wentOut = out !== null && side.seats.includes(out);
-    const cells = [`<th scope="row">${won ? winnerMark(T) : ""}${sideLabel(data, view, side, T)}${wentOut ? outBadge(T) : ""}</th>`];
+    const cells = [`<th scope="row">${won ? winnerMark(T) : ""}${sideLabel(data, side, T)}${wentOut ? outBadge(T) : ""}</th>`];
     if (dealPoints) cells.push(`<td class="num">${sum(dealPoints, side.seats)}</td>`);
     cells.push(`<td class="num">${view.scores[side.seats[0]]}</td>`);
     return `<tr class="${sideClasses(view, side, winners)}">${cells.join("")}</tr>`;
@@ -109,7 +109,7 @@ function dealTable(data, view, deal, T) {
   const head = `<tr><th scope="col">${esc(headCell(view, T))}</th><th scope="col" class="num">${esc(charged ? T.penalty_points : T.points)}</th></tr>`;
   const rows = sides(view).map((side) => {
     const badge = charged && side.seats.includes(deal.out) ? outBadge(T) : "";
-    return `<tr class="${sideClasses(view, side, null)}"><th scope="row">${sideLabel(data, view, side, T)}${badge}</th><td class="num">${sum(numbers, side.seats)}</td></tr>`;
+    return `<tr class="${sideClasses(view, side, null)}"><th scope="row">${sideLabel(data, side, T)}${badge}</th><td class="num">${sum(numbers, side.seats)}</td></tr>`;
   });
   return `<table class="list result-table"><thead>${head}</thead><tbody>${rows.join("")}</tbody></table>`;
 }
