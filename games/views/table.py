@@ -11,15 +11,9 @@ from django.shortcuts import redirect, render
 from django.urls import Resolver404, path, resolve, reverse
 from django.views.decorators.http import require_safe
 
+from accounts.preferences import table_preferences
+
 from .. import actions
-
-try:
-    from accounts.preferences import table_preferences
-except ImportError:  # until accounts.preferences (issue 16) lands: everyone gets the defaults
-
-    def table_preferences(user) -> dict:
-        return {"one_tap": True, "auto_take": False, "sounds": False}
-
 from ..presenters import table_json
 from ..reads import visible_table
 from ..words.cards import card_face
@@ -76,7 +70,7 @@ def page_config(request, table) -> dict:
         "replay_url": existing_path(f"/tables/{table.pk}/replay/"),
         "matches_url": reverse("my_matches") if request.user.is_authenticated else None,
         "preferences": table_preferences(request.user),
-        "preferences_api": existing_path("/api/me/preferences"),
+        "preferences_api": reverse("api_preferences"),
         "poll_ms": 2000,
         "text": js_strings(),
     }

@@ -8,13 +8,7 @@ from django.utils.translation import gettext as _
 from .cards import a_rank_names, rank_names
 from .durations import LONG, clock_units, duration_in_words
 from .rulesets import RULE_SETS, words_for
-
-try:
-    from .table_results import table_results_strings
-except ImportError:  # until games/words/table_results.py (issue 16) lands
-
-    def table_results_strings() -> dict:
-        return {}
+from .table_results import table_results_strings
 
 
 def rules_dialog_rows(table) -> list[tuple[str, str]]:

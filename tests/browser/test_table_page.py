@@ -1,10 +1,12 @@
 """Two people play a whole two-player septica deal on the real table page,
-one on a 360 px phone by tapping, one on a desktop with the mouse, both also
-dragging cards to the middle; the page refuses an illegal card, keeps the
-order of a hand across a reload, and never scrolls sideways on a phone."""
+one on a 360 px phone with one tap per card, one on a desktop who prefers to
+pick a card and then press Play, both also dragging cards to the middle; the
+page refuses an illegal card, keeps the order of a hand across a reload, is
+played from the keyboard, and never scrolls sideways on a phone."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -57,10 +59,19 @@ def tap(page, locator, touch: bool):
         locator.click()
 
 
-def play_by_tapping(page, card: str, touch: bool):
+def play_by_tapping(page, card: str, touch: bool, pick_first: bool):
     tap(page, page.locator(f'#hand .hand-card[data-card="{card}"]'), touch)
-    expect(page.locator(f'#hand .hand-card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
-    tap(page, page.locator('#moves [data-move="play"]'), touch)
+    if pick_first:
+        expect(page.locator(f'#hand .hand-card[data-card="{card}"]')).to_have_attribute("aria-pressed", "true")
+        tap(page, page.locator('#moves [data-move="play"]'), touch)
+
+
+def prefer_pick_then_play(page):
+    """Through the page's settings: a tap picks a card, Play plays it."""
+    page.get_by_role("button", name="Settings").click()
+    page.get_by_label("Play a card with one tap").uncheck()
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings-dialog")).not_to_be_visible()
 
 
 @pytest.mark.browser
@@ -76,6 +87,8 @@ def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_serve
     for page in pages:
         page.goto(url)
         expect(page.locator("#hand .hand-card")).to_have_count(4)
+    prefer_pick_then_play(pages[1])
+    pick_first = [False, True]
 
     plays = decides = 0
     tried_illegal = took_screenshots = False
@@ -101,7 +114,7 @@ def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_serve
             continuing = [m["card"] for m in legal if m["type"] == "play"]
             stuck = [card for card in hand if card not in continuing]
             if not tried_illegal and stuck:
-                play_by_tapping(page, stuck[0], touch[seat])
+                play_by_tapping(page, stuck[0], touch[seat], pick_first[seat])
                 expect(page.locator("#toast")).to_contain_text("cannot continue the trick")
                 expect(page.locator(f'#hand .hand-card[data-card="{stuck[0]}"]')).to_be_visible()
                 expect(page.locator(f'#trick [data-card="{stuck[0]}"]')).to_have_count(0)
@@ -109,7 +122,7 @@ def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_serve
                 tried_illegal = True
             decides += 1
             if continuing and decides % 2:
-                play_by_tapping(page, continuing[0], touch[seat])
+                play_by_tapping(page, continuing[0], touch[seat], pick_first[seat])
             else:
                 tap(page, page.get_by_role("button", name="Gata — end the trick"), touch[seat])
         else:
@@ -120,13 +133,14 @@ def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_serve
             if plays % 2:
                 drag_to_middle(page, card)
             else:
-                play_by_tapping(page, card, touch[seat])
+                play_by_tapping(page, card, touch[seat], pick_first[seat])
             plays += 1
         wait_for_commit(table, seq)
 
     assert tried_illegal and took_screenshots and decides >= 3
     for page in pages:
-        expect(page.locator("#banner")).to_contain_text("Deal 1 is over", timeout=15_000)
+        expect(page.locator("#result-dialog")).to_contain_text("Deal 1 is over", timeout=15_000)
+        expect(page.locator("#result-dialog")).to_be_visible()
         expect(page.locator("#hand .hand-card")).to_have_count(4)
 
 
@@ -176,19 +190,33 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
     log_in(context, live_server, alice)
     page = context.new_page()
     page.goto(f"{live_server.url}/tables/{table.pk}/")
-    first, second = hand_order(page)[:2]
+    first, second, third = hand_order(page)[:3]
 
-    page.locator(f'#hand .hand-card[data-card="{first}"]').focus()
+    # The hand is a few Tabs away: the skip link comes first on the table.
+    page.locator(".skip-to-hand").focus()
     page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_be_focused()
+    expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_have_accessible_name(re.compile(r"\w+ of \w+"))
+
+    page.keyboard.press("1")
     expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("ArrowRight")
     assert hand_order(page)[:2] == [second, first]
-    page.locator('#moves [data-move="play"]').focus()
+    page.keyboard.press("Escape")
+    expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_have_attribute("aria-pressed", "false")
+    expect(page.locator(f'#hand .hand-card[data-card="{first}"]')).to_be_focused()
+
+    page.keyboard.press("3")
+    expect(page.locator(f'#hand .hand-card[data-card="{third}"]')).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("Enter")
 
     wait_for_commit(table, 0)
     expect(page.locator("#trick")).to_contain_text("Alice")
-    assert first not in hand_order(page)
+    expect(page.locator(f'#trick [data-card="{third}"]')).to_be_visible()
+    assert third not in hand_order(page)
+    # The focus stays on the hand, never falls to the page's body.
+    expect(page.locator("#hand .hand-card").first).to_be_focused()
 
 
 def started_table(alice, bob, rules: str, options: dict, deck: list[str]):
@@ -215,7 +243,6 @@ def test_an_americana_seven_asks_for_the_suit_before_it_lands(live_server, new_c
     expect(page.locator("#table-info")).to_contain_text("Stock")
 
     page.locator('#hand .hand-card[data-card="7H"]').tap()
-    page.locator('#moves [data-move="play"]').tap()
     expect(page.locator("#suit-dialog")).to_be_visible()
     assert seq_of(table) == 0  # nothing is sent before the suit is named
     expect(page.locator("#suit-dialog .suit-button").first).to_be_focused()
@@ -224,6 +251,7 @@ def test_an_americana_seven_asks_for_the_suit_before_it_lands(live_server, new_c
     wait_for_commit(table, 0)
     assert current_game(table).view(None)["suit"] == "S"
     expect(page.locator("#table-info .suit-badge")).to_have_text("♠")
+    page.get_by_role("button", name="Moves of this deal").tap()
     expect(page.locator("#log")).to_contain_text("Alice played 7♥ and asked for ♠")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path="/tmp/table-americana-360.png", full_page=True)
@@ -252,6 +280,7 @@ def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, n
     alice_page.get_by_role("button", name="Ia — Take the trick").click()
 
     wait_for_commit(table, 2)
+    alice_page.get_by_role("button", name="Moves of this deal").click()
     expect(alice_page.locator("#log")).to_contain_text("Alice took the trick")
     expect(alice_page.locator("#seats")).to_contain_text("Bob")
     bob_page.screenshot(path="/tmp/table-familie-1280.png", full_page=True)

@@ -2,7 +2,10 @@
 // preferences, joins the view (render.js) to the server (connection.js), and
 // opens the dialogs (results, scores, log, last trick, settings).
 import { createConnection, request } from "./connection.js";
+import * as history from "./history.js";
 import { createTableView, fmt } from "./render.js";
+import * as results from "./results.js";
+import * as sounds from "./sounds.js";
 
 const $ = (id) => document.getElementById(id);
 const esc = window.SepticaCards.escapeHTML;
@@ -10,39 +13,10 @@ const config = JSON.parse($("table-config").textContent);
 const T = config.text;
 const PREFERENCES_KEY = "septica.preferences";
 
-// The result dialogs, the log and the sounds are their own modules; the page
-// still plays (with plainer dialogs, in silence) where one is missing.
-async function optional(path, fallback) {
-  try {
-    return await import(path);
-  } catch (error) {
-    return fallback;
-  }
-}
-const quiet = { play() {}, vibrate() {}, setEnabled() {}, enabled: () => false };
-const plainResults = {
-  teamOf: () => null,
-  scoresHTML: () => "",
-  showDealResult(dialog, data, view, lastDeal) {
-    dialog.innerHTML = `<h2>${esc(fmt(T.deal_over, { n: lastDeal.deal + 1 }))}</h2><form method="dialog"><button class="primary">${esc(T.close)}</button></form>`;
-    dialog.showModal();
-  },
-  showMatchResult(dialog, data, view, words, links) {
-    dialog.innerHTML = `<h2>${esc(T.match_over)}</h2><form method="dialog"><button class="primary">${esc(T.close)}</button></form>` +
-      (links.replayUrl ? `<a class="button" href="${esc(links.replayUrl)}">${esc(T.replay)}</a>` : "");
-    dialog.showModal();
-  },
-};
-const [results, history, sounds] = await Promise.all([
-  optional("./results.js", plainResults),
-  optional("./history.js", { logLines: () => [], lastTrick: () => null }),
-  optional("./sounds.js", quiet),
-]);
-
 // --- preferences: the profile's for a person logged in, this browser's for a guest ----------------------
 function loadPreferences() {
   const preferences = Object.assign({ one_tap: true, auto_take: false, sounds: false }, config.preferences || {});
-  if (config.logged_in && config.preferences_api) return preferences;
+  if (config.logged_in) return preferences;
   try {
     return Object.assign(preferences, JSON.parse(localStorage.getItem(PREFERENCES_KEY) || "{}"));
   } catch (error) {
@@ -57,7 +31,7 @@ async function savePreferences(changes) {
   sounds.setEnabled(Boolean(preferences.sounds));
   showPreferences();
   table.preferencesChanged();
-  if (!config.logged_in || !config.preferences_api) {
+  if (!config.logged_in) {
     try {
       localStorage.setItem(PREFERENCES_KEY, JSON.stringify(preferences));
     } catch (error) {
@@ -190,7 +164,7 @@ function showLastTrick() {
   const plays = v ? history.lastTrick(v) : null;
   $("last-trick-body").innerHTML = plays && plays.length
     ? `<ol class="last-trick">${plays.map((p) => `<li>${window.SepticaCards.cardHTML(p.card, { text: T })}<span class="played__who">${esc(table.seatName(p.seat))}</span></li>`).join("")}</ol>`
-    : `<p>${esc(T.no_last_trick || T.trick_empty)}</p>`;
+    : `<p>${esc(T.no_last_trick)}</p>`;
 }
 
 const OPENERS = { "scores-dialog": showScores, "log-dialog": showLog, "last-trick-dialog": showLastTrick, "settings-dialog": showPreferences };
