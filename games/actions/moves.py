@@ -19,7 +19,7 @@ from .. import sql
 from ..engine import IllegalMove, rules_for
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..models import Actor, BotLevel, BotStyle, Match, Move, Seat, Table, TableStatus
-from ..presenters import seat_json
+from ..presenters import seats_json
 from ..reads import cache_seats
 from ..words.refusals import refusal_in_words
 from . import on_commit
@@ -94,7 +94,7 @@ def _apply(
     try:
         new_game = game.play(move)
     except IllegalMove as error:
-        names = {other.number: seat_json(other, None)["name"] for other in seats or ()}
+        names = {shown["seat"]: shown["name"] for shown in seats_json(list(seats or ()), None)}
         raise BadRequest(refusal_in_words(error, names, reader=seat), code=error.code, params=error.params) from None
     _store(match, table, new_game, Move(match=match, seq=seq, seat=seat, move=move, actor=actor, user=user))
     on_commit.match_changed(match, table, seats)

@@ -32,7 +32,7 @@ from septica_site.channel_layers import UNREACHABLE
 
 from .. import presence
 from ..models import Match, Seat, TableStatus
-from ..presenters import seat_json
+from ..presenters import seats_json
 from ..words.durations import LONG, duration_in_words
 from ..words.rulesets import options_in_words, rules_name
 
@@ -162,13 +162,13 @@ def _message(match: Match, seat: Seat) -> EmailMultiAlternatives:
 
 def _context(match: Match, seat: Seat) -> dict:
     table = match.table
-    others = Seat.objects.filter(table_id=table.pk).exclude(number=seat.number).select_related("user")
+    seats = Seat.objects.filter(table_id=table.pk).select_related("user")
     return {
         "name": seat.user.shown_name,
         "table_id": table.pk,
         "rules": rules_name(table.rules),
         "options": options_in_words(table.rules, table.players, table.options),
-        "opponents": [seat_json(other, seat.user_id)["name"] for other in others],
+        "opponents": [shown["name"] for shown in seats_json(list(seats), seat.user_id) if shown["seat"] != seat.number],
         "deadline": match.deadline,
         "time_left": duration_in_words(max(0, int((match.deadline - timezone.now()).total_seconds())), LONG, parts=2)
         if match.deadline else "",

@@ -77,6 +77,7 @@
     function seatNames(t) {
       const names = t.seats.map((s) => {
         const text = s.you ? W.you : s.name || (s.reserved ? W.kept : W.free);
+        if (!s.you && s.bot) return el("span", { class: `seat seat--${s.kind}` }, text, " ", el("span", { class: "badge" }, `${W.bot} · ${s.bot.badge}`));
         return el("span", { class: `seat seat--${s.kind}` }, text);
       });
       return names.flatMap((node, i) => (i ? [", ", node] : [node]));
