@@ -1,6 +1,6 @@
 """Every kind of page, checked by axe-core (package.json pins it; `make test` installs it
 with npm) for WCAG 2 A and AA problems, in English and Romanian, on a 360 px phone and
-a 1280 px desktop: no serious or critical violation anywhere. Also the favicon."""
+a 1280 px desktop (and the phone in the dark scheme): no serious or critical violation anywhere. Also the favicon."""
 
 from __future__ import annotations
 
@@ -20,6 +20,9 @@ AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.m
 VIEWPORTS = {
     "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
     "desktop": {"viewport": {"width": 1280, "height": 800}},
+    # The site follows the system's dark scheme (color-scheme: light dark): its colours are checked too.
+    "phone, dark": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+                    "color_scheme": "dark"},
 }
 LOCALES = {"en": "en-GB", "ro": "ro-RO"}
 BLOCKING = ("serious", "critical")
@@ -107,6 +110,76 @@ def test_axe_finds_no_serious_or_critical_violation(asgi_live_server, new_contex
             found[f"{path} ({language}, {size})"] = violations
         context.close()
     assert not found, "axe-core found serious or critical problems:\n" + described(found)
+
+
+# axe-core cannot tell the contrast of text over a gradient (it says "needs review"), and the
+# felt is a radial gradient: this measures every text on it against each of the felt's colours,
+# through any half-transparent box and any opacity in between. Cards are tests/browser/test_cards.py's.
+FELT_TEXT_CONTRAST = """() => {
+  const colour = (text) => (text.match(/rgba?\\([^)]*\\)/g) || []).map((c) => {
+    const [r, g, b, a] = c.match(/[\\d.]+/g).map(Number);
+    return [r, g, b, a === undefined ? 1 : a];
+  });
+  const over = ([r, g, b, a], [R, G, B]) => [r * a + R * (1 - a), g * a + G * (1 - a), b * a + B * (1 - a)];
+  const luminance = (rgb) => {
+    const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (x, y) => { const [l, d] = [luminance(x), luminance(y)].sort((p, q) => q - p); return (l + 0.05) / (d + 0.05); };
+  const found = [];
+  for (const felt of document.querySelectorAll(".felt")) {
+    for (const el of felt.querySelectorAll("*")) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      const box = el.getBoundingClientRect();
+      if (!own || el.closest(".card, [hidden], .visually-hidden") || box.width < 2 || box.height < 2) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden") continue;
+      let opacity = 1, layers = [], bases = null;
+      for (let node = el; node && !bases; node = node.parentElement) {
+        const s = getComputedStyle(node);
+        opacity *= Number(s.opacity);
+        const stops = colour(s.backgroundImage);
+        const fill = colour(s.backgroundColor)[0];
+        if (stops.length) bases = stops;
+        else if (fill && fill[3] === 1) bases = [fill];
+        else if (fill && fill[3] > 0) layers.push(fill);
+        if (node === felt) break;
+      }
+      if (!bases) continue;
+      const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+      const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+      const [ink] = colour(style.color);
+      const worst = Math.min(...bases.map((base) => {
+        const ground = layers.reduceRight((under, layer) => over(layer, under), base.slice(0, 3));
+        return ratio(over([ink[0], ink[1], ink[2], ink[3] * opacity], ground), ground);
+      }));
+      if (worst < needed) {
+        const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + [...el.classList].map((c) => "." + c).join("");
+        found.push(`${name} "${el.textContent.trim().slice(0, 40)}": ${worst.toFixed(2)}:1 (needs ${needed}:1)`);
+      }
+    }
+  }
+  return found;
+}"""
+FELT_PAGES = ["table-septica", "table-familie", "table-americana", "tutorial-septica", "tutorial-americana"]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", FELT_PAGES)
+def test_text_on_the_felt_reads_at_4_5_to_1(asgi_live_server, new_context, alice, bob, name):
+    route, logged_in = PAGES[name]
+    path = route(alice, bob)
+    context = new_context(reduced_motion="reduce", **VIEWPORTS["phone"])
+    if logged_in:
+        log_in(context, asgi_live_server, alice)
+    page = context.new_page()
+    page.goto(f"{asgi_live_server.url}{path}")
+    settled(page, name)
+    expect(page.locator(".felt").first).to_be_visible()
+
+    faint = page.evaluate(FELT_TEXT_CONTRAST)
+
+    assert faint == [], f"{path}: text on the felt below the contrast it needs:\n" + "\n".join(faint)
 
 
 @pytest.mark.browser
