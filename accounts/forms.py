@@ -119,8 +119,16 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name", "preferred_language", "email_on_your_move", "one_tap", "auto_take", "sounds")
         help_texts = {"display_name": _("Shown at tables instead of your username. Leave empty to use your username.")}
 
+    TABLE_FIELDS = ("one_tap", "auto_take", "sounds")  # accounts.preferences: how the table page plays
+
     def clean_display_name(self) -> str:
         return names.clean_display_name(self.cleaned_data["display_name"], user=self.instance)
+
+    def account_fields(self):
+        return [field for field in self if field.name not in self.TABLE_FIELDS]
+
+    def table_fields(self):
+        return [self[name] for name in self.TABLE_FIELDS]
 
 
 class ApiTokenForm(forms.ModelForm):

@@ -4,6 +4,7 @@ read by the table page, saved through POST /api/me/preferences."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -101,6 +102,7 @@ def test_the_profile_page_shows_and_saves_them(alice):
     client = client_for(alice)
     page = client.get(reverse("profile")).content.decode()
     assert "Play a card with one tap" in page and "Sounds at the table" in page
+    assert re.search(r"<legend>At the table</legend>(?:(?!</fieldset>).)*id_one_tap", page, re.S)
     assert 'id="id_one_tap" checked' in page and 'id="id_sounds">' in page
 
     response = client.post(reverse("profile"), {"display_name": "Alice", "preferred_language": "",
