@@ -18,6 +18,8 @@ from games.models import Match
 
 from .tables import SEED, current_game, log_in, started_septica_table
 
+OPTIONS_3 = {"match": "points-21", "eights_cut": False, "teams": False}
+
 
 def seq_of(table) -> int:
     return Match.objects.get(pk=table.pk).seq
@@ -191,6 +193,7 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
     page = context.new_page()
     page.goto(f"{live_server.url}/tables/{table.pk}/")
     first, second, third = hand_order(page)[:3]
+    expect(page).to_have_title(re.compile("^● "))  # Alice leads: the tab says it is her move
 
     # The hand is a few Tabs away: the skip link comes first on the table.
     page.locator(".skip-to-hand").focus()
@@ -217,6 +220,7 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
     assert third not in hand_order(page)
     # The focus stays on the hand, never falls to the page's body.
     expect(page.locator("#hand .hand-card").first).to_be_focused()
+    expect(page).not_to_have_title(re.compile("^● "))
 
 
 def started_table(alice, bob, rules: str, options: dict, deck: list[str]):
@@ -284,3 +288,60 @@ def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, n
     expect(alice_page.locator("#log")).to_contain_text("Alice took the trick")
     expect(alice_page.locator("#seats")).to_contain_text("Bob")
     bob_page.screenshot(path="/tmp/table-familie-1280.png", full_page=True)
+
+
+@pytest.mark.browser
+def test_a_won_trick_is_taken_by_itself_for_who_prefers_it(live_server, new_context, alice, bob):
+    deck = [rank + suit for suit in "CDHS" for rank in "6789TJQKA"] + ["XR", "XB"]
+    table = started_table(alice, bob, "familie", {}, deck)
+    pages = []
+    for user in (alice, bob):
+        context = new_context(viewport={"width": 1280, "height": 900})
+        log_in(context, live_server, user)
+        pages.append(context.new_page())
+        pages[-1].goto(f"{live_server.url}/tables/{table.pk}/")
+    alice_page, bob_page = pages
+    alice_page.get_by_role("button", name="Settings").click()
+    with alice_page.expect_response(lambda answer: answer.url.endswith("/api/me/preferences")) as saved:
+        alice_page.get_by_label("Take a won trick by myself").check()
+    assert saved.value.ok and saved.value.json()["preferences"]["auto_take"] is True
+    alice_page.keyboard.press("Escape")
+
+    alice_page.locator(f'#hand .hand-card[data-card="{hand_order(alice_page)[0]}"]').click()
+    wait_for_commit(table, 0)
+    wait_until_seen(bob_page, 1)
+    bob_page.get_by_role("button", name="Pass", exact=True).click()
+    wait_for_commit(table, 1)
+    # Alice may only take the trick now: her page takes it without a tap.
+    wait_for_commit(table, 2)
+    assert "take" in [entry["type"] for entry in current_game(table).view(None)["log"]]
+    alice_page.reload()
+    alice_page.get_by_role("button", name="Settings").click()
+    expect(alice_page.get_by_label("Take a won trick by myself")).to_be_checked()
+
+
+@pytest.mark.browser
+def test_the_creator_of_a_waiting_table_seats_bots_in_its_free_seats(live_server, new_context, alice, bob):
+    table = actions.create_table(alice, rules="septica", players=3, options=OPTIONS_3, seconds_per_move=3600)
+    actions.join_table(table.pk, bob)
+    pages = {}
+    for user in (alice, bob):
+        context = new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+        log_in(context, live_server, user)
+        pages[user.username] = context.new_page()
+        pages[user.username].goto(f"{live_server.url}/tables/{table.pk}/")
+    creator, guest = pages["alice"], pages["bob"]
+    expect(creator.locator("#open-seats")).to_contain_text("free seat")
+    expect(guest.get_by_role("button", name="Add a bot")).to_have_count(0)
+
+    with creator.expect_response(lambda answer: answer.url.endswith(f"/api/tables/{table.pk}/bot")) as added:
+        creator.get_by_role("button", name="Add a bot").tap()
+    assert added.value.ok, added.value.text()
+    bot = added.value.json()["seats"][2]
+    assert bot["kind"] == "bot" and bot["bot"]["badge"]
+    # The table is full: the match starts, and the bot's seat shows its name and badge.
+    expect(creator.locator("#felt")).to_be_visible()
+    seat = creator.locator('#seats .seat[data-seat="2"]')
+    expect(seat).to_contain_text(bot["name"])
+    expect(seat.locator(".badge--bot")).to_have_text(bot["bot"]["badge"])
+    assert creator.evaluate("document.documentElement.scrollWidth") <= 360

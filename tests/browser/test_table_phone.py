@@ -107,6 +107,8 @@ def test_every_hand_fits_every_screen(rules, live_server, new_context, make_user
                     phone.screenshot(path=f"/tmp/table-{rules}-{players}p-{size}-{screen['width']}.png")
                 assert_fits(phone, size, f"{rules}, {players} players, {size} cards, {screen}")
             desktop.goto(url)
+            if size in (4, 30):
+                desktop.screenshot(path=f"/tmp/table-{rules}-{players}p-{size}-1280.png")
             assert_fits(desktop, size, f"{rules}, {players} players, {size} cards, desktop")
             checked += 1
     assert checked >= len(player_counts(rules)) * 2

@@ -388,7 +388,7 @@ export function createTableView(data, options) {
     const who = seat.name ? esc(seat.name) : `<em>${esc(T.free_seat)}</em>`;
     const you = seat.you ? ` <span class="badge badge--you">${esc(T.you)}</span>` : "";
     const bot = seat.kind === "bot" ? ` <span class="badge badge--bot">${esc((seat.bot && seat.bot.badge) || T.bot)}</span>` : "";
-    const free = !seat.name && seat.kind !== "bot" && !seat.reserved;
+    const free = seat.kind === "free" && !seat.reserved;
     const add = free && data.can_add_bot
       ? ` <button type="button" class="add-bot" data-action="bot" data-seat="${seat.seat}">${esc(T.add_bot)}</button>` : "";
     return `<li>${esc(fmt(T.seat_n, { n: seat.seat + 1 }))}: ${who}${you}${bot}${add}</li>`;
@@ -419,7 +419,7 @@ export function createTableView(data, options) {
     if (!button || ui.busy) return;
     ui.busy = true;
     button.disabled = true;
-    const body = button.dataset.seat !== undefined ? { seat: Number(button.dataset.seat) } : {};
+    const body = button.dataset.seat !== undefined ? { seat: Number(button.dataset.seat), level: "medium", style: "balanced" } : {};
     const answer = await options.onAction(button.dataset.action, body);
     ui.busy = false;
     if (!answer.ok) {
