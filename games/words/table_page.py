@@ -91,6 +91,4 @@ def js_strings() -> dict:
         "or": _("or"),
         "no_moves": _("No moves yet."),
         "add_bot": _("Add a bot"),
-        "sounds_on": _("Sounds on"),
-        "sounds_off": _("Sounds off"),
     }

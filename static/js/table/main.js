@@ -48,10 +48,7 @@ function showPreferences() {
   $("pref-one-tap").checked = Boolean(preferences.one_tap);
   $("pref-auto-take").checked = Boolean(preferences.auto_take);
   $("pref-sounds").checked = Boolean(preferences.sounds);
-  const sound = $("sound-toggle");
-  sound.setAttribute("aria-pressed", String(Boolean(preferences.sounds)));
-  sound.setAttribute("aria-label", preferences.sounds ? T.sounds_off : T.sounds_on);
-  sound.dataset.tip = sound.getAttribute("aria-label");
+  $("sound-toggle").setAttribute("aria-pressed", String(Boolean(preferences.sounds)));
 }
 
 // --- the server --------------------------------------------------------------------------------------------
