@@ -168,6 +168,8 @@ def _locked_table_for_bots(table_id: int, user) -> Table:
         if hidden_from(table, user):
             raise NotFound(_("There is no such table."), code="no_such_table")
         raise NotAllowed(_("Only the player who made this table can seat a bot at it."), code="not_creator")
+    if table.status == TableStatus.ABORTED:
+        raise Conflict(_("This table was called off."), code="table_called_off")
     if table.status != TableStatus.OPEN:
         raise Conflict(_("This table has already started."), code="table_started")
     if table.closed:

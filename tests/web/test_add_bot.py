@@ -110,6 +110,24 @@ def test_a_full_table_refuses_and_stays_as_it_was(alice, bob):
     assert (seats_of(table), Match.objects.get(pk=table.pk).state) == before
 
 
+def test_a_table_its_creator_left_takes_no_bot(alice, waiting):
+    actions.leave_table(waiting.pk, alice)
+
+    response = add_bot(client_for(alice), waiting)
+
+    assert response.status_code == 409 and response.json()["code"] == "table_called_off"
+    assert seats_of(waiting)[1:] == [(None, "", ""), (None, "", "")]
+
+
+def test_a_table_closed_by_a_moderator_takes_no_bot(alice, waiting):
+    Table.objects.filter(pk=waiting.pk).update(closed=True)
+
+    response = add_bot(client_for(alice), waiting)
+
+    assert response.status_code == 403 and response.json()["code"] == "table_closed"
+    assert seats_of(waiting)[1:] == [(None, "", ""), (None, "", "")]
+
+
 def test_a_table_whose_last_seat_is_kept_for_someone_refuses_and_stays_as_it_was(alice, bob, charlie):
     table = actions.create_table(alice, rules="septica", players=3)
     actions.join_table(table.pk, bob)
