@@ -14,6 +14,9 @@ from playwright.sync_api import expect
 
 from games.engine import rules_for
 from games.templatetags.cards import card, card_name
+from tests.play import start_table
+
+from .tables import log_in
 
 DECK_OPTIONS = {"septica": {}, "familie": {}, "americana": {"jokers": True}}
 # Emoji and the symbol blocks (suits ♠♥, the star ★, 🃏): glyphs a machine may lack.
@@ -172,3 +175,24 @@ def test_the_server_draws_the_same_cards_as_the_script(live_server, new_context)
 
     assert [entry["code"] for entry in same if not entry["same"]] == []
     assert len(same) == 2 * 54
+
+
+@pytest.mark.browser
+def test_the_table_page_names_each_card_and_draws_the_taken_out_ones_readably(live_server, new_context, alice, bob,
+                                                                              charlie):
+    # Three play septica without two eights: the table shows them as mini cards.
+    table = start_table(alice, [bob, charlie], rules="septica", players=3)
+    context = new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    log_in(context, live_server, alice)
+    page = context.new_page()
+    page.goto(f"{live_server.url}{reverse('table', args=[table.pk])}")
+    hand = page.locator("#hand .hand-card")
+    expect(hand.first).to_be_visible()
+    expect(page.locator(".removed .card--mini")).to_have_count(2)
+
+    with translation.override("en"):
+        for code in hand.evaluate_all("cards => cards.map(c => c.dataset.card)"):
+            expect(page.get_by_role("button", name=card_name(code), exact=True)).to_have_count(1)
+        taken_out = page.locator(".removed .card--mini").evaluate_all(DESCRIBE)
+        assert [c["name"] for c in taken_out] == [card_name(c["code"]) for c in taken_out]
+    assert all(c["code"][0] == "8" and c["indexSize"] >= 12 for c in taken_out), taken_out
