@@ -213,3 +213,49 @@ def test_every_page_links_an_icon_the_browser_can_load(asgi_live_server, page):
         answer = page.request.get(href)
         assert answer.ok, href
         assert answer.headers["content-type"].startswith("image/"), (href, answer.headers["content-type"])
+
+
+# A stand-in for WebAudio and the vibrator that counts what the page asks of them.
+FAKE_AUDIO = """
+window.heard = { contexts: 0, notes: [], buzzes: [] };
+window.AudioContext = class {
+  constructor() { window.heard.contexts += 1; this.currentTime = 0; this.state = "running"; this.destination = {}; }
+  createOscillator() {
+    const osc = { type: "", frequency: {}, connect: (gain) => gain, stop() {} };
+    osc.start = () => window.heard.notes.push(osc.frequency.value);
+    return osc;
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (node) => node };
+  }
+};
+navigator.vibrate = (pattern) => { window.heard.buzzes.push(pattern); return true; };
+"""
+
+
+@pytest.mark.browser
+def test_sounds_and_vibration_stay_off_until_asked_for_and_need_a_gesture(asgi_live_server, new_context):
+    """WCAG 1.4.2: no sound a player did not ask for; browsers also refuse audio before a gesture."""
+    context = new_context()
+    context.add_init_script(FAKE_AUDIO)
+    page = context.new_page()
+    page.goto(f"{asgi_live_server.url}{reverse('rules')}")
+    page.evaluate("async () => { window.sounds = await import('/static/js/table/sounds.js'); }")
+
+    off = page.evaluate("() => [sounds.enabled(), sounds.play('card'), sounds.vibrate()]")
+    page.evaluate("() => sounds.setEnabled(true)")
+    before_gesture = page.evaluate("() => sounds.play('turn')")
+    page.locator("main h1, main h2").first.click()
+    on = page.evaluate("() => [sounds.enabled(), sounds.play('turn'), sounds.play('trick'), sounds.play('card'),"
+                       " sounds.play('no-such-sound'), sounds.vibrate()]")
+    page.evaluate("() => sounds.setEnabled(false)")
+    after = page.evaluate("() => [sounds.play('card'), sounds.vibrate()]")
+    heard = page.evaluate("() => window.heard")
+
+    assert off == [False, False, False]
+    assert before_gesture is False
+    assert on == [True, True, True, True, False, True]
+    assert after == [False, False]
+    assert heard["contexts"] == 1  # made once, lazily, after the click
+    assert len(heard["notes"]) == 2 + 3 + 1  # the turn's two notes, the trick's three, the card's one
+    assert len(heard["buzzes"]) == 1 and all(0 < ms <= 100 for ms in heard["buzzes"][0])
