@@ -556,9 +556,17 @@ export function createTableView(data, options) {
     },
   });
 
-  window.addEventListener("resize", () => {
-    if (view() && !input.dragging) slotsCache = fitHand($("hand"));
-  });
+  // The hand is laid out again whenever the screen changes size or turns (a phone may not send "resize").
+  let fittedFor = "";
+  function refit() {
+    const size = `${$("hand").clientWidth}x${window.innerHeight}`;
+    if (!view() || input.dragging || size === fittedFor) return;
+    fittedFor = size;
+    slotsCache = fitHand($("hand"));
+  }
+  window.addEventListener("resize", refit);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", refit);
+  if (window.ResizeObserver) new ResizeObserver(refit).observe(document.documentElement);
 
   return {
     render,
