@@ -18,6 +18,7 @@ from django.utils.cache import add_never_cache_headers
 # HTML and JSON outside /api/ that show a hand: the table page (the player's
 # own), the tutorial (the learner's) and the replay (everyone's, once over).
 PAGES_WITH_A_HAND = frozenset({"table", "table_invite", "replay", "replay_json", "tutorial_step", "tutorial_move"})
+SAME_FOR_EVERYONE = frozenset({"favicon"})  # cached a week, whoever asks
 
 
 class ContentSecurityPolicyMiddleware(CSPMiddleware):
@@ -45,8 +46,9 @@ class NoStoreMiddleware:
       alone (profile, tokens, My matches), so after they log out on a shared
       computer the back button or a proxy must not show them again.
 
-    Static files never reach it (WhiteNoise answers them earlier) and
-    visitors' public pages (rules, lobby, home) stay cacheable.
+    Static files never reach it (WhiteNoise answers them earlier), nor does
+    /favicon.ico, the same for everyone; visitors' public pages (rules,
+    lobby, home) stay cacheable.
     """
 
     def __init__(self, get_response):
@@ -65,5 +67,7 @@ class NoStoreMiddleware:
         match = getattr(request, "resolver_match", None)
         if match is not None and match.url_name in PAGES_WITH_A_HAND:
             return True
+        if match is not None and match.url_name in SAME_FOR_EVERYONE:
+            return False
         user = getattr(request, "user", None)
         return bool(user is not None and user.is_authenticated)

@@ -217,3 +217,13 @@ def test_every_page_for_a_signed_in_person_is_never_stored(client, alice):
 
     for path in ["/", "/play/", "/matches/", "/accounts/profile/", "/accounts/tokens/", "/rules/septica/"]:
         assert_not_stored(client.get(path, follow=True), path)
+
+
+def test_the_favicon_is_cached_for_a_signed_in_person_too(client, alice):
+    client.force_login(alice)
+
+    answer = client.get("/favicon.ico")
+
+    assert answer.status_code == 200
+    assert "no-store" not in answer.get("Cache-Control", "")
+    assert "max-age=604800" in answer["Cache-Control"]
