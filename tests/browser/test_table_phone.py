@@ -131,7 +131,7 @@ def hand_box(page) -> dict:
     return page.locator("#hand").bounding_box()
 
 
-def assert_taps_play_only_what_fits(page, table, game, touch: bool):
+def assert_taps_play_only_what_fits(page, table, game, touch: bool, screenshot: str | None = None):
     """A tap on a card that may not be played (when the hand has one) changes nothing but a message
     over the felt; a tap on one that may be played plays it, and the focus stays on the hand."""
     legal = {move["card"] for move in game.legal_moves() if move["type"] == "play"}
@@ -143,6 +143,8 @@ def assert_taps_play_only_what_fits(page, table, game, touch: bool):
         tap(page.locator(f'#hand .hand-card[data-card="{refused[0]}"]'), touch)
         expect(page.locator("#toast")).to_be_visible()
         expect(page.locator("#toast")).to_contain_text("cannot")
+        if screenshot:
+            page.screenshot(path=screenshot)
         assert hand_box(page) == before
         expect(page.locator("#hand .hand-card")).to_have_count(len(hand))
         assert seq_of(table) == seq
@@ -167,5 +169,4 @@ def test_one_tap_plays_and_a_refused_tap_moves_nothing(screen, live_server, new_
         show_game(table, game)
         page.goto(f"{live_server.url}/tables/{table.pk}/")
         assert_fits(page, size, f"{size} cards, {screen}")
-        page.screenshot(path=f"/tmp/table-americana-{size}-{screen['width']}.png")
-        assert_taps_play_only_what_fits(page, table, game, touch)
+        assert_taps_play_only_what_fits(page, table, game, touch, f"/tmp/table-refused-{size}-{screen['width']}.png")

@@ -6,7 +6,7 @@ import { fitHand, nearestSlot } from "./hand.js";
 
 const DRAG_START_PX = 10;
 
-// handlers: onTap(card), onDrop(card), onReorder(order), onNumber(index), onEscape(),
+// handlers: onTap(card), onEnter(card), onDrop(card), onReorder(order), onNumber(index), onEscape(),
 // onMoveCard(card, step) (arrows on the picked card), picked() -> the card picked or null,
 // busy() -> true while a move is on its way, dragEnded() (redraw what waited for the drag).
 export function attachInput(hand, center, handlers) {
@@ -28,6 +28,11 @@ export function attachInput(hand, center, handlers) {
 
   hand.addEventListener("keydown", (event) => {
     const button = cardOf(event.target);
+    if (button && event.key === "Enter") {
+      event.preventDefault(); // no click follows: Enter plays a picked card whatever a tap would do
+      handlers.onEnter(button.dataset.card);
+      return;
+    }
     if (!button || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
     event.preventDefault();
     const cards = order();

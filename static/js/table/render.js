@@ -276,9 +276,15 @@ export function createTableView(data, options) {
     send({ type: "play", card });
   }
 
+  // With one tap a card plays at once; a card picked first (by a number key, or by preference) waits
+  // for Play, Enter, or in one-tap mode a second tap, and a second tap in pick mode puts it back.
   function onTap(card) {
-    if (card === ui.picked || (prefs().one_tap && !ui.picked)) play(card);
+    if (prefs().one_tap && (!ui.picked || card === ui.picked)) play(card);
     else pick(card);
+  }
+  function onEnter(card) {
+    if (card === ui.picked) play(card);
+    else onTap(card);
   }
 
   // A legal card goes to the middle at once; any other stays in the hand, so
@@ -515,6 +521,7 @@ export function createTableView(data, options) {
 
   const input = attachInput($("hand"), $("center"), {
     onTap,
+    onEnter,
     onDrop(card) {
       ui.picked = null;
       handKey = "";
