@@ -221,6 +221,8 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
     # The focus stays on the hand, never falls to the page's body.
     expect(page.locator("#hand .hand-card").first).to_be_focused()
     expect(page).not_to_have_title(re.compile("^● "))
+    # Bob's seat says how long he has, never "to move ·" alone.
+    expect(page.locator("#seats .seat__turn")).to_have_text(re.compile(r"^to move · \d+ min \d+ s left$"))
 
 
 def started_table(alice, bob, rules: str, options: dict, deck: list[str]):
@@ -318,6 +320,16 @@ def test_a_won_trick_is_taken_by_itself_for_who_prefers_it(live_server, new_cont
     alice_page.reload()
     alice_page.get_by_role("button", name="Settings").click()
     expect(alice_page.get_by_label("Take a won trick by myself")).to_be_checked()
+    alice_page.keyboard.press("Escape")
+
+    # The sound button turns the page's sounds on, and the profile keeps it.
+    sound = alice_page.get_by_role("button", name="Sounds")
+    expect(sound).to_have_attribute("aria-pressed", "false")
+    with alice_page.expect_response(lambda answer: answer.url.endswith("/api/me/preferences")) as saved:
+        sound.click()
+    assert saved.value.json()["preferences"]["sounds"] is True
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    assert alice_page.evaluate("async () => (await import('/static/js/table/sounds.js')).enabled()") is True
 
 
 @pytest.mark.browser

@@ -140,12 +140,14 @@ def assert_taps_play_only_what_fits(page, table, game, touch: bool, screenshot: 
     refused = [card for card in hand if card not in legal]
     if refused:
         before = hand_box(page)
+        seats = page.locator("#seats").bounding_box()
         tap(page.locator(f'#hand .hand-card[data-card="{refused[0]}"]'), touch)
         expect(page.locator("#toast")).to_be_visible()
         expect(page.locator("#toast")).to_contain_text("cannot")
         if screenshot:
             page.screenshot(path=screenshot)
         assert hand_box(page) == before
+        assert page.locator("#seats").bounding_box() == seats
         expect(page.locator("#hand .hand-card")).to_have_count(len(hand))
         assert seq_of(table) == seq
     playable = next(card for card in hand if card in legal and not (game.rules.slug == "americana" and card[0] == "7"))
