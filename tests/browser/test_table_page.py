@@ -345,6 +345,7 @@ def test_the_creator_of_a_waiting_table_seats_bots_in_its_free_seats(live_server
     creator, guest = pages["alice"], pages["bob"]
     expect(creator.locator("#open-seats")).to_contain_text("free seat")
     expect(guest.get_by_role("button", name="Add a bot")).to_have_count(0)
+    creator.screenshot(path="/tmp/table-waiting-360.png")
 
     with creator.expect_response(lambda answer: answer.url.endswith(f"/api/tables/{table.pk}/bot")) as added:
         creator.get_by_role("button", name="Add a bot").tap()
