@@ -245,8 +245,7 @@ export function createTableView(data, options) {
   // After a move the focus stays on the hand (never the page's body).
   function keepFocusOnHand(card) {
     const active = document.activeElement;
-    const onTable = active && active !== document.body && ($("dock").contains(active) || $("felt").contains(active));
-    if (active === document.body || !active || (onTable && !document.contains(active)) || active.closest(".hand, .moves")) focusCard(card);
+    if (!active || active === document.body || active.closest(".hand, .moves")) focusCard(card);
   }
 
   // --- picking and playing ------------------------------------------------------------------------
