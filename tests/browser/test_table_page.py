@@ -288,6 +288,11 @@ def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, n
     wait_for_commit(table, 2)
     alice_page.get_by_role("button", name="Moves of this deal").click()
     expect(alice_page.locator("#log")).to_contain_text("Alice took the trick")
+    alice_page.keyboard.press("Escape")
+    alice_page.get_by_role("button", name="Last trick").click()
+    expect(alice_page.locator(f'#last-trick-dialog [data-card="{led}"]')).to_be_visible()
+    expect(alice_page.locator("#last-trick-dialog")).to_contain_text("Alice")
+    alice_page.keyboard.press("Escape")
     expect(alice_page.locator("#seats")).to_contain_text("Bob")
     bob_page.screenshot(path="/tmp/table-familie-1280.png", full_page=True)
 
