@@ -107,6 +107,8 @@ def test_every_hand_fits_every_screen(rules, live_server, new_context, make_user
                 assert_fits(phone, size, f"{rules}, {players} players, {size} cards, {screen}")
             desktop.goto(url)
             assert_fits(desktop, size, f"{rules}, {players} players, {size} cards, desktop")
+            if size == largest and game.view(0).get("teams"):
+                assert_partners_share_a_colour(phone, game.view(0)["teams"])
             if size == largest:
                 phone.set_viewport_size(PHONES[1])
                 assert_fits(phone, size, f"{rules}, {players} players, {size} cards, {PHONES[1]}")
@@ -115,6 +117,16 @@ def test_every_hand_fits_every_screen(rules, live_server, new_context, make_user
                 assert_taps_play_only_what_fits(phone, table, game, touch=True)
             checked += 1
     assert checked >= len(player_counts(rules)) * 2
+
+
+def assert_partners_share_a_colour(page, teams: list[list[int]]):
+    colour = "seat => [...seat.classList].find((name) => name.startsWith('seat--team-'))"
+    by_seat = {}
+    for seat in page.locator(".seat[data-seat]").all():
+        by_seat[int(seat.get_attribute("data-seat"))] = seat.evaluate(colour)
+    shared = [{by_seat[seat] for seat in team} for team in teams]
+    assert all(len(colours) == 1 and None not in colours for colours in shared), by_seat
+    assert len({colours.pop() for colours in shared}) == len(teams), by_seat
 
 
 def seq_of(table) -> int:
