@@ -102,7 +102,7 @@ export function createTableView(data, options) {
     const dot = here ? `<span class="presence-dot" title="${esc(present)}"><span class="visually-hidden">${esc(present)}</span></span>` : "";
     return (
       `<li class="${classes.join(" ")}" data-seat="${seat}"><span class="seat__head">${dot}` +
-      `<span class="seat__name" title="${esc(name)}">${esc(name)}</span>${seatBadges(seat, info, v)}</span>` +
+      `<span class="seat__name${info.you ? " visually-hidden" : ""}" title="${esc(name)}">${esc(name)}</span>${seatBadges(seat, info, v)}</span>` +
       `<span class="seat__meta">${meta.join("")}</span>${turnLine}</li>`
     );
   }
