@@ -212,7 +212,10 @@ function showPresence(message) {
   const n = message.spectators || 0;
   const box = $("spectators");
   const words = $("live-text").dataset;
-  box.textContent = n === 1 ? words.spectatorsOne : fmt(words.spectatorsMany, { n });
+  // An eye and the number are what the bar has room for; the words are for screen readers and the tooltip.
+  $("spectators-words").textContent = n === 1 ? words.spectatorsOne : fmt(words.spectatorsMany, { n });
+  box.dataset.count = String(n);
+  box.title = $("spectators-words").textContent;
   box.hidden = !n;
   table.presence(message);
 }
