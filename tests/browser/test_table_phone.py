@@ -184,3 +184,22 @@ def test_one_tap_plays_and_a_refused_tap_moves_nothing(screen, live_server, new_
         page.goto(f"{live_server.url}/tables/{table.pk}/")
         assert_fits(page, size, f"{size} cards, {screen}")
         assert_taps_play_only_what_fits(page, table, game, touch, f"/tmp/table-refused-{size}-{screen['width']}.png")
+
+
+def test_in_romanian_the_longer_words_fit_the_narrowest_phone(live_server, new_context, make_user):
+    people = [make_user(f"player{n}") for n in range(4)]
+    page = open_page(new_context, live_server, people[0], viewport=PHONES[0], has_touch=True, is_mobile=True,
+                     locale="ro-RO")
+    table = seated_table(people, "americana")
+    game = game_with_hand("americana", 4, 30)
+    show_game(table, game)
+    page.goto(f"{live_server.url}/tables/{table.pk}/")
+    expect(page.locator("html")).to_have_attribute("lang", "ro")
+    assert_fits(page, 30, "americana in Romanian, 320 px")
+    refused = next(card for card in game.view(0)["hand"]
+                   if card not in {move["card"] for move in game.legal_moves() if move["type"] == "play"})
+    tap(page.locator(f'#hand .hand-card[data-card="{refused}"]'), touch=True)
+    expect(page.locator("#toast")).to_contain_text("Nu poți pune")
+    expect(page.locator("#hand .is-refused")).to_have_count(0)  # the card has shaken and is back in its place
+    assert_fits(page, 30, "americana in Romanian, 320 px, with the message")
+    page.screenshot(path="/tmp/table-americana-ro-320.png")

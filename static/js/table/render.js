@@ -231,6 +231,8 @@ export function createTableView(data, options) {
       return `<button type="button" class="${classes.join(" ")}" data-card="${esc(card)}" aria-pressed="${card === ui.picked}" aria-label="${esc(Cards.cardName(card, T))}"${hint}>${Cards.cardHTML(card, { decorative: true })}</button>`;
     }).join("");
     hand.style.setProperty("--count", String(cards.length));
+    const shaken = refused && hand.querySelector(".is-refused");
+    if (shaken) shaken.addEventListener("animationend", () => shaken.classList.remove("is-refused"), { once: true });
     slotsCache = fitHand(hand);
     if (focusedCard) focusCard(focusedCard);
   }
