@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 # axe-core for the accessibility tests (package.json): test-only, the site needs no npm.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test venv node migrate lint bench clean
+.PHONY: run test venv node migrate lint bench clean screenshots
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ test: venv node
 	HTTPS=$${HTTPS:-0} DEBUG=0 $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	SECRET_KEY=$${SECRET_KEY:-test-only-secret-key-$$(date +%s)-not-for-production-use-0123456789} \
 	HTTPS=$${HTTPS:-0} $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# The README's phone screenshots (docs/screenshots/), taken again when the table page changes.
+screenshots: venv node
+	$(MAKE) test PYTEST_ARGS="tests/browser/screenshots.py -q -p no:cacheprovider"
 
 lint: venv
 	$(BIN)/ruff check .
