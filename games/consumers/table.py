@@ -4,7 +4,7 @@ On connect the viewer gets their view; after every committed change (the
 group says only "match changed, seq n" or "table changed") the consumer
 builds its own viewer's view and sends it, unless it already sent that state.
 The client may move, ask for the current view, and ping (see the protocol in
-templates/games/api_docs.html and static/js/table.js).
+templates/games/api_docs.html and static/js/table/connection.js).
 """
 
 from __future__ import annotations

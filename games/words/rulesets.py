@@ -28,7 +28,7 @@ class RuleSetWords:
     phrases: Callable[[int, dict], Iterable[str]]  # each option in a few words
     rows: OptionPairs  # (what, how it plays) for the table's rules dialog
     anchors: OptionPairs  # (words, section id of its rules page) for each option the table plays with
-    table_text: Callable[[], dict[str, str]] = dict  # sentences table.js shows only in this rule set
+    table_text: Callable[[], dict[str, str]] = dict  # sentences the table page's script shows only in this rule set
 
 
 def yes_no(value: bool) -> str:

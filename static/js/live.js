@@ -17,7 +17,7 @@
 // it GETs that JSON (what the socket would have sent, without its "type")
 // every `every` ms and hands it to onMessage as {type, ...json}, from the
 // first failed connection until a socket opens again. The table page and the
-// lobby poll by themselves (table.js, lobby.js), so they pass no `poll`.
+// lobby poll by themselves (table/connection.js, lobby.js), so they pass no `poll`.
 (function () {
   "use strict";
 

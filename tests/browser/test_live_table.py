@@ -19,7 +19,7 @@ from .tables import current_game, log_in, started_septica_table
 
 DESKTOP = {"width": 1280, "height": 900}
 # How long a pushed move may take to show. A live page polls only every
-# 30 s as a safety net (static/js/table.js), so a move seen sooner came over
+# 30 s as a safety net (static/js/table/connection.js), so a move seen sooner came over
 # the socket; the margin is for a busy CI machine, not for the push.
 SOCKET_MS = 8_000
 
@@ -49,7 +49,6 @@ def wait_until_live(page, timeout=10_000):
 
 def play(page, card: str):
     page.locator(f'#hand .hand-card[data-card="{card}"]').click()
-    page.locator('#moves [data-move="play"]').click()
 
 
 def hand_on(page) -> list[str]:

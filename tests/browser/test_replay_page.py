@@ -8,7 +8,7 @@ import re
 import pytest
 
 from games.models import Move
-from tests.play import finished_match
+from tests.play import deal_again_from, finished_match, play_moves, seated_table
 from tests.words.refusals import RAW_CARD, ZERO_SEAT
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +49,9 @@ def test_a_visitor_steps_through_a_finished_match_and_checks_the_seed(live_serve
 
 
 def test_an_americana_replay_names_cards_by_face_and_the_suits_sevens_ask_for_in_words(live_server, page, alice, bob):
-    match = finished_match(alice, [bob], rules="americana", options={"target": 101, "jokers": True})
+    table = seated_table(alice, [bob], rules="americana", options={"target": 101, "jokers": True})
+    deal_again_from(table, 1)  # a deal whose match has a seven naming a suit
+    match = play_moves(table, seed=1)
     seven = next(move for move in Move.objects.filter(match=match).order_by("seq") if move.move.get("suit"))
     suit = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[seven.move["suit"]]
 

@@ -93,6 +93,6 @@ def test_what_the_scripts_draw_has_no_english_left_in_romanian(asgi_live_server,
     drawn = {path: [drawn_page(new_context, asgi_live_server, alice, path, locale) for locale in ("en-GB", "ro-RO")]
              for path in pages}
 
-    assert "4 cărți" in drawn[pages[0]][1]  # drawn by table.js (the server sends no seat counts in words)
+    assert "4 cărți" in drawn[pages[0]][1]  # drawn by the table page's script (the server sends no seat counts in words)
     left = {path: untranslated(*pair) for path, pair in drawn.items()}
     assert {path: found for path, found in left.items() if found} == {}

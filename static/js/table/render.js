@@ -64,6 +64,9 @@ export function createTableView(data, options) {
   }
 
   // --- seats ------------------------------------------------------------------------------------
+  // Points in a seat's few pixels, with the plural the language wants ("1 pt", "2 pts").
+  const pointsShort = (n) => interpolate(ngettext("%(n)s pt", "%(n)s pts", n), { n }, true);
+
   function seatBadges(seat, info, v) {
     const badges = [];
     if (info.you) badges.push(`<span class="badge badge--you">${esc(T.you)}</span>`);
@@ -73,7 +76,6 @@ export function createTableView(data, options) {
     }
     if (info.standing_in && data.status === "playing" && !v.finished) badges.push(`<span class="badge badge--warn">${esc(T.standing_in)}</span>`);
     if (v.dealer === seat) badges.push(`<span class="badge badge--quiet">${esc(T.dealer)}</span>`);
-    if ((v.passed || []).includes(seat)) badges.push(`<span class="badge badge--quiet">${esc(T.passed)}</span>`);
     return badges.join("");
   }
 
@@ -93,10 +95,14 @@ export function createTableView(data, options) {
     const cards = interpolate(ngettext("%(n)s card", "%(n)s cards", count), { n: count }, true);
     // The number beside a card back is what the eye reads; the words are there for screen readers.
     const meta = [`<span class="seat__cards" title="${esc(cards)}" data-count="${count}">${Cards.cardBackHTML("card--mini")}<span class="visually-hidden">${esc(cards)}</span></span>`];
-    if (v.points) meta.push(`<span class="seat__points">${esc(fmt(T.points_n, { n: v.points[seat] }))}</span>`);
+    if (v.points) meta.push(`<span class="seat__points">${esc(pointsShort(v.points[seat]))}</span>`);
     // The time is written at once: a seat drawn after a presence update never reads "to move ·" alone.
     const clock = turn && data.deadline ? ` · <span data-deadline="${esc(data.deadline)}">${esc(timeLeft(data.deadline))}</span>` : "";
-    const turnLine = turn ? `<span class="seat__turn">${esc(T.to_move)}${clock}</span>` : "";
+    // My own seat's ring and the status line already say it is my move: my seat shows only the time left.
+    let turnLine = "";
+    if (turn && info.you) turnLine = data.deadline ? `<span class="seat__turn"><span data-deadline="${esc(data.deadline)}">${esc(timeLeft(data.deadline))}</span></span>` : "";
+    else if (turn) turnLine = `<span class="seat__turn">${esc(T.to_move)}${clock}</span>`;
+    else if ((v.passed || []).includes(seat)) turnLine = `<span class="seat__note">${esc(T.passed)}</span>`;
     const name = info.name || fmt(T.seat_n, { n: seat + 1 });
     const present = LIVE.present;
     const dot = here ? `<span class="presence-dot" title="${esc(present)}"><span class="visually-hidden">${esc(present)}</span></span>` : "";
