@@ -5,26 +5,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Table, TableStatus
 
+from .tables import log_in
+
 PHONE = {"width": 360, "height": 740}
-
-
-def logged_in(context, live_server, user):
-    client = Client()
-    client.force_login(user)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": live_server.url}])
-    return context
 
 
 @pytest.mark.browser
 def test_one_tap_on_the_home_page_starts_a_match_against_named_bots(transactional_db, live_server, new_context, alice):
-    page = logged_in(new_context(viewport=PHONE, has_touch=True), live_server, alice).new_page()
+    context = new_context(viewport=PHONE, has_touch=True)
+    log_in(context, live_server, alice)
+    page = context.new_page()
     page.goto(live_server.url + "/")
 
     buttons = page.get_by_role("button", name=re.compile(r"^Play Șeptică"))

@@ -263,8 +263,8 @@ def test_an_americana_seven_asks_for_the_suit_before_it_lands(live_server, new_c
     page.screenshot(path="/tmp/table-americana-360.png", full_page=True)
 
 
-@pytest.mark.browser
-def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, new_context, alice, bob):
+def familie_on_two_desktops(live_server, new_context, alice, bob):
+    """A two-player familie table with a known deck, open on Alice's and Bob's desktops."""
     deck = [rank + suit for suit in "CDHS" for rank in "6789TJQKA"] + ["XR", "XB"]
     table = started_table(alice, bob, "familie", {}, deck)
     pages = []
@@ -273,7 +273,12 @@ def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, n
         log_in(context, live_server, user)
         pages.append(context.new_page())
         pages[-1].goto(f"{live_server.url}/tables/{table.pk}/")
-    alice_page, bob_page = pages
+    return table, pages
+
+
+@pytest.mark.browser
+def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, new_context, alice, bob):
+    table, (alice_page, bob_page) = familie_on_two_desktops(live_server, new_context, alice, bob)
     led = hand_order(alice_page)[0]
 
     drag_to_middle(alice_page, led)
@@ -299,15 +304,7 @@ def test_familie_offers_pass_to_the_cutter_and_take_to_the_winner(live_server, n
 
 @pytest.mark.browser
 def test_a_won_trick_is_taken_by_itself_for_who_prefers_it(live_server, new_context, alice, bob):
-    deck = [rank + suit for suit in "CDHS" for rank in "6789TJQKA"] + ["XR", "XB"]
-    table = started_table(alice, bob, "familie", {}, deck)
-    pages = []
-    for user in (alice, bob):
-        context = new_context(viewport={"width": 1280, "height": 900})
-        log_in(context, live_server, user)
-        pages.append(context.new_page())
-        pages[-1].goto(f"{live_server.url}/tables/{table.pk}/")
-    alice_page, bob_page = pages
+    table, (alice_page, bob_page) = familie_on_two_desktops(live_server, new_context, alice, bob)
     alice_page.get_by_role("button", name="Settings").click()
     with alice_page.expect_response(lambda answer: answer.url.endswith("/api/me/preferences")) as saved:
         alice_page.get_by_label("Take a won trick by myself").check()
