@@ -29,6 +29,7 @@ def js_strings() -> dict:
         **table_results_strings(),
         "units": clock_units(),
         "you": _("you"),
+        "your_move_tab": _("Your move"),
         "bot": _("bot"),
         "standing_in": _("bot standing in"),
         "free_seat": _("free seat"),

@@ -193,7 +193,7 @@ def test_a_card_is_picked_and_played_by_keyboard(live_server, new_context, alice
     page = context.new_page()
     page.goto(f"{live_server.url}/tables/{table.pk}/")
     first, second, third = hand_order(page)[:3]
-    expect(page).to_have_title(re.compile("^● "))  # Alice leads: the tab says it is her move
+    expect(page).to_have_title(re.compile("^● Your move · "))  # Alice leads: the tab says it is her move
 
     # The hand is a few Tabs away: the skip link comes first on the table.
     page.locator(".skip-to-hand").focus()

@@ -100,11 +100,16 @@ async function onAction(action, body) {
 // --- what changed: the tab's title, sounds, the results -----------------------------------------------------
 const isMyTurnIn = (d) => Boolean(d.view) && d.status !== "aborted" && d.view.seat !== null && d.view.to_move === d.view.seat && !d.view.finished;
 let matchShown = false;
+// The tab tells a player in another tab that it is their move: "● Your move · Șeptică · Table 5".
+const pageTitle = document.title;
+const showTurnInTitle = (mine) => {
+  document.title = mine ? `● ${T.your_move_tab} · ${pageTitle}` : pageTitle;
+};
 
 function onChange(before, after) {
   const was = before.view, now = after.view;
   const mine = isMyTurnIn(after);
-  document.title = (mine ? "● " : "") + document.title.replace(/^● /, "");
+  showTurnInTitle(mine);
   if (mine && (!isMyTurnIn(before) || before.seq !== after.seq)) {
     sounds.play("turn");
     sounds.vibrate();
@@ -260,6 +265,6 @@ window.septicaTable = {
 };
 showPreferences();
 table.renderAll();
-document.title = (isMyTurnIn(data) ? "● " : "") + document.title.replace(/^● /, "");
+showTurnInTitle(isMyTurnIn(data));
 showMatchEnd();
 connection.start();
