@@ -41,13 +41,14 @@ matches (800 sockets), and at least 200 moves per second sustained. The
 servers, the database, Redis and this client all share the same cores.
 
 ``--lobby-sockets N`` (issue 14: 300) runs each level twice, on the same
-servers: first as above, then again with fresh matches while N anonymous
+servers: once as above, and once with fresh matches while N anonymous
 ``/ws/lobby/`` sockets connect during the moves (evenly over
 ``LOBBY_CONNECT_SECONDS``, from 1 s into the moves, spread over the
 servers, then held open and read to the end) and the lobby changes
 ``--lobby-changes`` times (a table opened through the API). Before the
-moves ``--lobby-tables`` open tables are listed, each by a person of its
-own. The lobby's clients run in a process of their own, so their reading
+first run ``--lobby-tables`` open tables are listed, each by a person of its
+own. With ``--lobby-pairs`` above 1 the pairs take turns at which run goes
+first (each run leaves the database and the servers fuller). The lobby's clients run in a process of their own, so their reading
 is not counted in this process's arrival times. They all come from
 127.0.0.1, as the issue's attack did: the servers keep their default cap
 of anonymous lobby sockets per address and refuse the rest, unless
@@ -542,18 +543,26 @@ def run_setup(args) -> int:
                     run_and_report(args, running, level, "")
                     continue
                 pairs = []
+                make_lobby(level, args.lobby_tables, 0, "T")  # listed before either run: both see the same lobby
                 for pair in range(args.lobby_pairs):
-                    without = run_and_report(args, running, level, f"W{pair}")
-                    tokens = make_lobby(level, args.lobby_tables if pair == 0 else 0, args.lobby_changes, f"L{pair}")
-                    plan = lobby_plan(args, running.ports, tokens)
-                    forking = multiprocessing.get_context("fork")
-                    go, results = forking.Event(), forking.Queue()
-                    storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
-                    with_lobby = run_and_report(args, running, level, f"L{pair}", before=storm.start, at_start=go.set)
-                    seen = results.get(timeout=plan.until + 60)
-                    storm.join(timeout=10)
-                    print(lobby_report(seen, without, with_lobby, level), flush=True)
-                    pairs.append((without, with_lobby))
+                    # Every run leaves the database and the servers a little fuller: odd pairs take
+                    # the lobby's run first, so that neither side always runs second.
+                    order = ("W", "L") if pair % 2 == 0 else ("L", "W")
+                    tallies = {}
+                    for side in order:
+                        if side == "W":
+                            tallies[side] = run_and_report(args, running, level, f"W{pair}")
+                            continue
+                        tokens = make_lobby(level, 0, args.lobby_changes, f"L{pair}")
+                        plan = lobby_plan(args, running.ports, tokens)
+                        forking = multiprocessing.get_context("fork")
+                        go, results = forking.Event(), forking.Queue()
+                        storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
+                        tallies[side] = run_and_report(args, running, level, f"L{pair}", before=storm.start, at_start=go.set)
+                        seen = results.get(timeout=plan.until + 60)
+                        storm.join(timeout=10)
+                    print(lobby_report(seen, tallies["W"], tallies["L"], level), flush=True)
+                    pairs.append((tallies["W"], tallies["L"]))
                 if len(pairs) > 1:
                     print(pairs_report(pairs, level), flush=True)
             moved = MatchRow.objects.filter(seq__gt=0).count()
