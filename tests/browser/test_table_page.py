@@ -77,7 +77,10 @@ def prefer_pick_then_play(page):
 
 
 @pytest.mark.browser
-def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(live_server, new_context, alice, bob):
+def test_two_people_play_a_whole_septica_deal_by_tapping_and_dragging(asgi_live_server, new_context, alice, bob):
+    # On daphne each page hears the other's move over its socket at once (polling, every 2 s, is
+    # tests/browser/test_live_fallback.py's): the deal's forty-odd turns take seconds, not a minute.
+    live_server = asgi_live_server
     table = started_septica_table(alice, bob)
     phone = new_context(viewport={"width": 360, "height": 760}, has_touch=True, is_mobile=True)
     desktop = new_context(viewport={"width": 1280, "height": 900})
