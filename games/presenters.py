@@ -18,12 +18,12 @@ from .models import Match, Seat, Table, TableStatus
 from .words.summaries import summary_words
 
 
-def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None = None) -> dict:
-    """One seat as the viewer sees it. `bot_name`, from `bot_names_of(seats)`, spares a
-    read of the table's other seats when the caller has them all."""
+def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None) -> dict:
+    """One seat as the viewer sees it; `bot_name` is a bot seat's first name, from
+    `bot_names_of` over all the table's seats (`seats_json` does both at once)."""
     bot = None
     if seat.bot_level:
-        name = bot_name or bot_names_of(Seat.objects.filter(table_id=seat.table_id).select_related("user")).get(seat.number)
+        name = bot_name
         kind, bot = "bot", {
             "level": seat.bot_level, "style": seat.bot_style, "name": name,
             "badge": badge(seat.get_bot_level_display(), seat.get_bot_style_display(), _("%(level)s, %(style)s")),
