@@ -28,6 +28,7 @@ urlpatterns = [
     path("api/", include("games.api")),
     path("", include("games.urls")),
     path("", include("tutorial.urls")),
+    path("", include("practice.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext(), ngettext() and interpolate() for the scripts, in the page's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
