@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 # One definition of the browser fixtures for every folder: a second copy of
@@ -40,10 +42,23 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(config, items):
     skip_without_chromium(items)
+    run_device_tests_once(items)
     # Playwright's sync API keeps an event loop running in this thread for as
     # long as the browser is open; the asyncio tests cannot run beside it, so
     # the browser tests go last.
     items.sort(key=uses_the_browser)
+
+
+def run_device_tests_once(items) -> None:
+    """Practice plays in the browser against files the server only serves: its
+    database and channel layer take no part, so the PostgreSQL + Redis run of
+    CI would repeat the embedded run's minutes to the letter."""
+    if not os.environ.get("DATABASE_URL"):
+        return
+    reason = "plays on the device alone: run in the embedded setup (CI's first run)"
+    for item in items:
+        if "device" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason=reason))
 
 
 def uses_the_browser(item) -> bool:
