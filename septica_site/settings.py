@@ -346,6 +346,11 @@ ACCOUNT_RATE_LIMITS = {
 # Staff and moderators open the admin only with a second factor
 # (accounts/second_factor.py); any player may add one.
 MFA_SUPPORTED_TYPES = ["totp", "webauthn", "recovery_codes"]
+MFA_FORMS = {
+    "add_webauthn": "accounts.mfa_forms.AddSecurityKeyForm",
+    "signup_webauthn": "accounts.mfa_forms.SignupSecurityKeyForm",
+    "edit_webauthn": "accounts.mfa_forms.EditSecurityKeyForm",
+}
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Septica"
 # One 30-second step either side, as RFC 6238 advises for clocks and typing;
@@ -368,7 +373,10 @@ YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
 # --- languages, time, static --------------------------------------------------
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("ro", "Română")]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale/ holds the site's own words (makemessages writes it); locale_third_party/
+# corrects a few of allauth's Romanian ones that lack their diacritics, where
+# makemessages, which keeps only the site's own msgids, would drop them.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_third_party"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -7,8 +7,11 @@ what counts as left in English.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.tokens import default_token_generator
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 from django.utils.encoding import force_bytes
@@ -18,6 +21,7 @@ from django.views.defaults import server_error
 from accounts.models import ApiToken
 from games import actions
 from tests.play import finished_match, play_moves, seated_table, start_table
+from tests.second_factor import log_in, set_up_totp
 
 from .untranslated import looks_english, untranslated
 
@@ -219,3 +223,27 @@ def test_the_server_error_page_is_in_romanian(rf):
 
     assert untranslated(*pages) == []
     assert "Ceva n-a mers bine" in pages[1]
+
+
+@pytest.mark.usefixtures("account_limits_unused")
+def test_the_second_factor_pages_are_all_in_romanian_with_their_diacritics(client, alice, password):
+    log_in(client, "alice", password)
+    set_up_totp(client, password)
+    client.get(reverse("mfa_generate_recovery_codes"))  # the index then counts the codes left
+    urls = [reverse(name) for name in (
+        "mfa_index", "mfa_list_webauthn", "mfa_add_webauthn", "mfa_view_recovery_codes",
+        "mfa_generate_recovery_codes", "mfa_deactivate_totp", "account_reauthenticate", "mfa_reauthenticate",
+    )]
+    assert_all_romanian(client, urls)
+    pages = {url: client.get(url, HTTP_ACCEPT_LANGUAGE="ro").content.decode() for url in urls}
+    second_step = Client().post(reverse("login"), {"login": "alice", "password": password},
+                                HTTP_ACCEPT_LANGUAGE="ro", follow=True)
+    assert second_step.redirect_chain[-1][0] == reverse("mfa_authenticate")
+    pages["the log-in's second step"] = second_step.content.decode()
+
+    # allauth's own Romanian writes some of these words without their diacritics
+    assert {where: WITHOUT_DIACRITICS.findall(page) for where, page in pages.items()
+            if WITHOUT_DIACRITICS.search(page)} == {}
+
+
+WITHOUT_DIACRITICS = re.compile(r"\b(?:Conecteaza|Confirma|Salvați-le)\b")
