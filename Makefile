@@ -8,7 +8,8 @@ PYTHON ?= $(shell for candidate in /usr/bin/python3.11 python3.11 python3; do \
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# axe-core for the accessibility tests (package.json): test-only, the site needs no npm.
+# package.json: Pyodide, which practice runs in the browser (the site serves
+# it from node_modules), and axe-core for the accessibility tests.
 NODE_STAMP := node_modules/.installed
 
 .PHONY: run test venv node migrate lint bench clean screenshots
@@ -23,6 +24,7 @@ venv: $(STAMP)
 
 # `npm ci` empties node_modules first, so the stamp inside it goes with every reinstall.
 $(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm is missing: install Node.js with its npm (Debian: apt install npm), then run make again." >&2; exit 1; }
 	npm ci --no-audit --no-fund --loglevel=error
 	touch $(NODE_STAMP)
 
@@ -33,7 +35,7 @@ migrate: venv
 
 # The whole site on http://127.0.0.1:8000: pages, API, websockets, and (with no
 # REDIS_URL) the Celery worker inside the same process.
-run: migrate
+run: migrate node
 	$(BIN)/python manage.py serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
 # Every test. With DATABASE_URL and REDIS_URL set it runs on PostgreSQL and

@@ -18,7 +18,9 @@ from django.utils.cache import add_never_cache_headers
 # HTML and JSON outside /api/ that show a hand: the table page (the player's
 # own), the tutorial (the learner's) and the replay (everyone's, once over).
 PAGES_WITH_A_HAND = frozenset({"table", "table_invite", "replay", "replay_json", "tutorial_step", "tutorial_move"})
-SAME_FOR_EVERYONE = frozenset({"favicon"})  # cached a week, whoever asks
+# The same whoever asks (the favicon is cached a week; the service worker and
+# the manifest set no-cache themselves, so browsers check them on each visit).
+SAME_FOR_EVERYONE = frozenset({"favicon", "service_worker", "web_manifest"})
 
 
 class ContentSecurityPolicyMiddleware(CSPMiddleware):

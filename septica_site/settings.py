@@ -400,6 +400,22 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+# A worker's policy is the one its own script arrives with, not its page's:
+# practice's engine worker (static/js/practice/) runs Pyodide, whose
+# WebAssembly needs 'wasm-unsafe-eval' and nothing wider (no 'unsafe-eval':
+# Pyodide 314 compiles no JavaScript from strings). Pages ignore a script's
+# policy, so every static script carries it and the pages' policy stays as it is.
+WORKER_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; object-src 'none'; base-uri 'none'"
+)
+
+
+def _static_file_headers(headers, path, url):
+    if url.endswith((".js", ".mjs")):
+        headers["Content-Security-Policy"] = WORKER_CONTENT_SECURITY_POLICY
+
+
+WHITENOISE_ADD_HEADERS_FUNCTION = _static_file_headers
 
 # --- security (check --deploy passes with DEBUG off) ---------------------------
 if env_bool("BEHIND_PROXY", default=False):
@@ -426,6 +442,9 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
+        # The service worker (/sw.js) and practice's engine worker; the web app manifest.
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],
