@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 NAVIGATION = [
     ("lobby", _("Play")),
+    ("practice", _("Practice")),
     ("my_matches", _("My matches")),
     ("rules", _("Rules")),
     ("tutorial", _("Tutorial")),
