@@ -50,12 +50,14 @@ class _Found(BaseFinder):
     def names(self) -> tuple[str, ...]:
         raise NotImplementedError
 
+    def prefix(self) -> str:
+        raise NotImplementedError
+
     def find(self, path, find_all=False, **kwargs):
-        storage = self.storage()
-        prefix = storage.prefix + "/"
+        prefix = self.prefix() + "/"
         if not path.startswith(prefix) or path[len(prefix):] not in self.names():
-            return [] if find_all else None
-        found = storage.path(path[len(prefix):])
+            return []  # as Django's finders answer: nothing found, whichever was asked
+        found = self.storage().path(path[len(prefix):])
         return [found] if find_all else found
 
     def list(self, ignore_patterns):
@@ -69,6 +71,11 @@ class _Found(BaseFinder):
 
 
 class PyodideFinder(_Found):
+    def prefix(self) -> str:
+        # Without node_modules the other static files are still found; only
+        # listing (collectstatic) insists on the runtime.
+        return pyodide_prefix() if (PYODIDE_DIR / "package.json").is_file() else "pyodide/missing"
+
     def storage(self) -> FileSystemStorage:
         storage = FileSystemStorage(location=PYODIDE_DIR)
         storage.prefix = pyodide_prefix()
@@ -87,6 +94,9 @@ class EngineZipFinder(_Found):
     """The zip is written under VAR_DIR/build/ on every find and list, and only
     when its bytes changed, so a changed engine file is served at once with
     DEBUG on and collected by the next `collectstatic`."""
+
+    def prefix(self) -> str:
+        return ENGINE_ZIP.rsplit("/", 1)[0]
 
     def storage(self) -> FileSystemStorage:
         folder, name = ENGINE_ZIP.rsplit("/", 1)
