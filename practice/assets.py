@@ -4,6 +4,9 @@
 checks (static/js/practice/offline.js) and what the service worker's cache is
 named after; `engine_config()` is what the engine worker loads. Both are read
 once per process: the files they describe do not change while it serves.
+With DEBUG on they do (files are edited and served unhashed, as they are):
+there each call reads them again, hashing only files that changed, so an
+edit makes a new version and the service worker drops the stale cache.
 """
 
 from __future__ import annotations
@@ -33,8 +36,15 @@ DYNAMIC_URL_NAMES = ("javascript-catalog", "web_manifest", "favicon")
 SHELL_SOURCES = ("templates/base.html", "templates/practice", "templates/games/_table_app.html", "locale")
 
 
-@cache
 def offline_assets() -> dict:
+    return _read_offline_assets() if settings.DEBUG else _offline_assets_once()
+
+
+def engine_config() -> dict:
+    return _read_engine_config() if settings.DEBUG else _engine_config_once()
+
+
+def _read_offline_assets() -> dict:
     files = [_described(url, path) for url, path in _static_files()]
     files += [{"url": reverse(name), "bytes": None, "sha256": None} for name in DYNAMIC_URL_NAMES]
     digest = hashlib.sha256()
@@ -50,8 +60,7 @@ def offline_assets() -> dict:
     }
 
 
-@cache
-def engine_config() -> dict:
+def _read_engine_config() -> dict:
     folder = f"{settings.STATIC_URL}{pyodide_prefix()}/"
     return {
         "pyodide": folder + "pyodide.mjs",
@@ -59,6 +68,10 @@ def engine_config() -> dict:
         "engine_zip": static(ENGINE_ZIP),
         "engine_version": _sha256(_served_file(ENGINE_ZIP))[:16],
     }
+
+
+_offline_assets_once = cache(_read_offline_assets)
+_engine_config_once = cache(_read_engine_config)
 
 
 def _static_files() -> list[tuple[str, str]]:
@@ -121,8 +134,14 @@ def _shell_sources() -> list[Path]:
 
 
 def _sha256(path: Path) -> str:
+    stat = path.stat()
+    return _sha256_of(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@cache
+def _sha256_of(path: str, mtime_ns: int, size: int) -> str:
     digest = hashlib.sha256()
-    with path.open("rb") as file:
+    with open(path, "rb") as file:
         for block in iter(lambda: file.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

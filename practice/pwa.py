@@ -28,7 +28,8 @@ ICONS = [
 
 
 def service_worker(request):
-    response = HttpResponse(_service_worker_source(), content_type="text/javascript; charset=utf-8")
+    source = _service_worker_source(offline_assets()["version"])
+    response = HttpResponse(source, content_type="text/javascript; charset=utf-8")
     # Browsers check for a new worker on each visit; no-cache makes that check
     # reach the site, so a release's new cache name arrives with its first page.
     response["Cache-Control"] = "no-cache"
@@ -36,7 +37,7 @@ def service_worker(request):
 
 
 @cache
-def _service_worker_source() -> str:
+def _service_worker_source(version: str) -> str:
     assets = offline_assets()
     config = {
         "version": assets["version"],
