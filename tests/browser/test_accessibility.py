@@ -54,6 +54,7 @@ PAGES = {
     "table-familie": (lambda alice, bob: reverse("table", args=[playing_table("familie", alice, bob).pk]), True),
     "table-americana": (lambda alice, bob: reverse("table", args=[playing_table("americana", alice, bob).pk]), True),
     "replay": (lambda alice, bob: reverse("replay", args=[finished_match(alice, [bob], rules="familie").pk]), True),
+    "practice": (lambda alice, bob: reverse("practice"), False),
     "tutorial": (lambda alice, bob: reverse("tutorial"), False),
     "tutorial-septica": (lambda alice, bob: reverse("tutorial_step", args=["septica", 1]), False),
     "tutorial-americana": (lambda alice, bob: reverse("tutorial_step", args=["americana", 1]), False),

@@ -81,4 +81,4 @@ def test_the_practice_page_is_in_the_menu_and_on_the_home_page_for_everyone(clie
         html = client.get("/").content.decode()
         assert re.search(r'<a href="/practice/"[^>]*>Practice</a>', html)
         assert 'id="practice-link" href="/practice/"' in html
-        assert re.search(r'id="resume-practice"[^>]*hidden', html)  # until resume.js finds an unfinished match
+        assert re.search(r'id="resume-practice-box" hidden', html)  # until resume.js finds an unfinished match

@@ -427,13 +427,17 @@ function backToSetup() {
   $("practice-start").focus();
 }
 
+// The saved match is dropped before the set-up shows, so the home page offers nothing to resume.
 $("practice-new").addEventListener("click", async () => {
-  backToSetup();
+  matchId = "";
+  $("practice-new").disabled = true;
   try {
     await (await engine()).forget();
   } catch (error) {
     /* nothing saved, or no engine: nothing to drop */
   }
+  $("practice-new").disabled = false;
+  backToSetup();
 });
 
 form.addEventListener("submit", (event) => {

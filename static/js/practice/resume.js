@@ -15,7 +15,7 @@ async function showResume() {
   if (!saved || saved.finished) return;
   const name = link.dataset[`name${saved.rules.charAt(0).toUpperCase()}${saved.rules.slice(1)}`];
   document.getElementById("resume-practice-game").textContent = name ? `· ${name}` : "";
-  link.hidden = false;
+  document.getElementById("resume-practice-box").hidden = false;
   const other = document.getElementById("practice-link");
   if (other) other.classList.remove("primary");
 }
