@@ -7,15 +7,14 @@ import { openTablePage } from "../table/page.js";
 import { fmt } from "../table/render.js";
 import { openEngine } from "./engine.js";
 import { isAvailableOffline, makeAvailableOffline, missingFeatures, registerServiceWorker } from "./offline.js";
-import { savedPractice } from "./store.js";
+import { practiceResults, savedPractice } from "./store.js";
 
 const $ = (id) => document.getElementById(id);
 const esc = window.SepticaCards.escapeHTML;
 const config = JSON.parse($("table-config").textContent);
 const T = config.text;
 const SETTINGS_KEY = "septica.practice.settings";
-const RESULTS_KEY = "septica.practice.results";
-const RESULTS_KEPT = 20;
+const RESULTS_SHOWN = 10;
 const YOU = 0;
 
 const form = $("practice-form");
@@ -153,25 +152,19 @@ function rulesRows(settings) {
   $("practice-title").textContent = config.rules[settings.rules].name;
 }
 
-// --- results on this device ------------------------------------------------------------------------------------
-function showResults() {
-  const results = readStored(RESULTS_KEY, []);
+// --- results on this device: the worker keeps each finished match's (store.js) -------------------------------
+async function showResults() {
+  const results = (await practiceResults()).slice(0, RESULTS_SHOWN);
   $("practice-results-none").hidden = results.length > 0;
   $("practice-results").innerHTML = results.map((result) => {
-    const when = new Date(result.at).toLocaleDateString(document.documentElement.lang || undefined);
+    const winners = (result.result && result.result.winners) || [];
+    const won = winners.length ? winners.includes(YOU) : null;
+    const when = new Date(result.finished_at).toLocaleDateString(document.documentElement.lang || undefined);
     const name = (config.rules[result.rules] || {}).name || result.rules;
-    const outcome = result.won === null ? T.result_none : result.won ? T.result_won : T.result_lost;
-    return `<li class="practice-result practice-result--${result.won ? "won" : "lost"}"><span>${esc(name)} · ${esc(String(result.players))}</span> <strong>${esc(outcome)}</strong> <span class="muted">${esc(when)}</span></li>`;
+    const outcome = won === null ? T.result_none : won ? T.result_won : T.result_lost;
+    const kind = won === null ? "none" : won ? "won" : "lost";
+    return `<li class="practice-result practice-result--${kind}"><span>${esc(name)} · ${esc(T.players_row)}: ${esc(String(result.players))}</span> <strong>${esc(outcome)}</strong> <span class="muted">${esc(when)}</span></li>`;
   }).join("");
-}
-
-function keepResult(data) {
-  const winners = (data.view.result && data.view.result.winners) || [];
-  const results = readStored(RESULTS_KEY, []);
-  if (results.some((result) => result.match === data.match)) return;
-  results.unshift({ match: data.match, rules: data.rules, players: data.players, won: winners.length ? winners.includes(YOU) : null, at: Date.now() });
-  store(RESULTS_KEY, results.slice(0, RESULTS_KEPT));
-  showResults();
 }
 
 // --- offline: the download, and what a browser lacks ----------------------------------------------------------
@@ -277,7 +270,6 @@ function seatsOf(seats) {
 function tableData(next) {
   return {
     id: matchId,
-    match: matchId,
     rules: next.rules,
     players: next.players,
     options: next.options,
@@ -298,6 +290,7 @@ function showAnswer(next) {
   answer = next;
   const data = tableData(next);
   // Shown before it is drawn: the hand is laid out to the width it has on the screen.
+  if (!$("practice-setup").hidden) window.scrollTo(0, 0); // the table from its top, not where the Start button was
   $("practice-setup").hidden = true;
   $("table-app").hidden = false;
   $("practice-leave").hidden = Boolean(next.finished);
@@ -363,8 +356,8 @@ const connection = {
     await startMatch(settings);
   },
   links: {},
-  matchOver(data) {
-    keepResult(data);
+  matchOver() {
+    showResults();
     const actions = $("result-dialog").querySelector(".result-actions");
     if (!actions) return;
     const close = actions.querySelector(".result-close");
