@@ -39,7 +39,7 @@ def practice_page(request):
     context = {
         "form": form,
         "paces": PACES,
-        "download_mb": f"{assets['total_bytes'] / 1_000_000:.1f}",
+        "download_mb": assets["total_bytes"] / 1_000_000,
         "config": practice_config(assets),
     }
     return render(request, "practice/practice.html", context)

@@ -298,3 +298,16 @@ def test_a_match_saved_by_an_older_engine_is_offered_as_over(server, phone):
     page.close()
     home.close()
     print(f"an older match: {time.monotonic() - started:.1f}s")
+
+
+def test_a_whole_familie_match_against_a_bot_ends_in_its_result(server, phone):
+    started = time.monotonic()
+    page = phone.new_page()
+    page.goto(f"{server.url}/practice/")
+    start_practice(page, "familie", 2, [("medium", "team")])
+
+    met = play_on(page)
+    assert met["moves"].get("card", 0) + met["moves"].get("seven", 0) >= 5
+    expect(page.locator("#result-dialog .result-table")).to_be_visible()
+    page.close()
+    print(f"familie vs a Medium bot: {time.monotonic() - started:.1f}s")

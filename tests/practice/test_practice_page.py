@@ -47,7 +47,7 @@ def test_the_page_says_how_much_it_downloads(client):
     html = client.get("/practice/").content.decode()
 
     megabytes = f"{offline_assets()['total_bytes'] / 1_000_000:.1f}"
-    assert f"about {megabytes} MB" in html
+    assert f"at most {megabytes} MB" in html
 
 
 def test_the_set_up_offers_each_game_its_players_and_each_bot_its_level_and_style(client):

@@ -169,7 +169,7 @@ async function showResults() {
 
 // --- offline: the download, and what a browser lacks ----------------------------------------------------------
 const missing = missingFeatures();
-const mb = (bytes) => (bytes / 1_000_000).toFixed(1);
+const mb = (bytes) => (bytes / 1_000_000).toLocaleString(document.documentElement.lang || undefined, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function offlineState(state, text) {
   $("practice-offline").dataset.state = state;
