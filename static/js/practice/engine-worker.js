@@ -16,8 +16,9 @@ function post(message) {
   self.postMessage(message);
 }
 
+// `at` is wall-clock milliseconds, comparable with the page's own Date.now().
 function progress(stage) {
-  post({ progress: { stage } });
+  post({ progress: { stage, at: performance.timeOrigin + performance.now() } });
 }
 
 async function open(config) {
