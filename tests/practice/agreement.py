@@ -24,7 +24,8 @@ OPTION_VALUES: dict[str, dict[str, list]] = {
     "septica": {
         "eights_cut": [True, False],
         "teams": [True, False],
-        "match": ["points-8", "points-21", "best-of-3", "best-of-5", "first-to-10"],
+        # The long formats (21 points, first to 10 games) once in a while: at six players they run to thousands of moves.
+        "match": ["points-8", "best-of-3", "points-8", "best-of-3", "best-of-5", "points-21", "first-to-10"],
     },
     "familie": {},
     "americana": {"jokers": [True, False], "pairs": [True, False], "jacks_draw": [True, False], "target": [101, 301]},
