@@ -35,13 +35,14 @@ from .errors import BadOptions, IllegalMove
 
 FORMAT = 1  # of the saved record; a record of another format is not read
 YOU = 0  # the person's seat: the page shows this seat's view and nobody else's
-# Measured by bench/practice.py on this machine's two cores: the Expert's search
-# does about 2.6 times fewer rounds per second in Pyodide (Chromium's worker)
-# than in CPython. The server thinks 400 ms in CPython; matching its rounds
-# would take about a second here, and a round past the budget on a slower phone
-# would push the p95 over the second the issue allows. 800 ms gets about three
-# quarters of the server's rounds... (see the bench's figures in the README) and
-# keeps p95 under a second; the search's own floor of 16 rounds still holds.
+# The Expert's thinking time on the device. bench/practice.py on the reference
+# machine (2 cores, quiet): the search plays out 2056 guessed deals a second in
+# CPython against 1286 in Pyodide in Chromium's worker (two-player septica; 1.6x
+# over all its tables). The server's 400 ms in CPython is about 650 ms here; 800
+# gives the same rounds on a device a fifth slower than that machine, as most
+# phones are, and still answers within the second the issue allows: p95 804 ms
+# through engine.js, the IndexedDB save included (1 ms at p50). A budget is
+# time, not rounds, so a slower phone thinks as long and a little less deeply.
 EXPERT_BUDGET_MS = 800.0
 MAX_NAME = 40  # characters of a seat's name
 
