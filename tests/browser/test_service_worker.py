@@ -5,6 +5,8 @@ available offline, and a new release's worker deletes the old cache.
 
 The download runs static/js/practice/offline.js in the page, with the files
 practice.assets.offline_assets() lists (the server computes the same list).
+And the engine worker runs Pyodide under the policy its own script arrives
+with, which allows WebAssembly ('wasm-unsafe-eval') and nothing wider.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.templatetags.static import static
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from practice.assets import offline_assets
+from practice.assets import engine_config, offline_assets
 from practice.pwa import CACHE_PREFIX
 
 from .tables import log_in, started_septica_table
@@ -205,3 +208,53 @@ def test_a_new_release_s_worker_deletes_the_old_cache(asgi_live_server, new_cont
 
     assert page.evaluate(REGISTERED) is True
     assert sorted(kept(page)) == sorted([other, cache_name(offline)])
+
+
+# The engine worker under the policies the site sends (bypass_csp=False): its
+# own script's allows WebAssembly, and without 'wasm-unsafe-eval' Pyodide cannot start.
+ENGINE = """async ([engineUrl, config]) => {
+  const { openEngine } = await import(engineUrl);
+  try {
+    const engine = await openEngine(config);
+    const answer = await engine.start({ rules: "septica", players: 2, options: {}, seed: 17,
+      seats: [{ kind: "you" }, { kind: "bot", level: "beginner", style: "balanced", name: "Ana" }] });
+    const played = await engine.play(answer.view.legal_moves[0]);
+    return { seq: played.seq, error: played.error || null };
+  } catch (error) {
+    return { failed: String(error && error.message || error) };
+  }
+}"""
+
+
+STARTED_ONLY = """([engineUrl, config]) => { import(engineUrl).then((module) => module.openEngine(config)); }"""
+
+
+@pytest.mark.device
+@pytest.mark.parametrize("worker_policy", ["as sent", "without wasm-unsafe-eval"])
+def test_the_engine_worker_runs_pyodide_under_the_site_s_policies(asgi_live_server, new_context, worker_policy):
+    context = new_context(bypass_csp=False)
+    policies, blocked = {}, []
+    context.on("console", lambda message: "Content Security Policy" in message.text and blocked.append(message.text))
+    worker_url = static("js/practice/engine-worker.js")
+
+    def answer_worker_script(route):
+        answer = route.fetch()
+        policy = answer.headers["content-security-policy"]
+        if worker_policy != "as sent":
+            policy = policy.replace(" 'wasm-unsafe-eval'", "")
+        policies[route.request.url] = policy
+        route.fulfill(response=answer, headers={**answer.headers, "content-security-policy": policy})
+
+    context.route(f"**{worker_url}", answer_worker_script)
+    page = context.new_page()
+    page.goto(asgi_live_server.url + "/")
+    arguments = [static("js/practice/engine.js"), engine_config()]
+    if worker_policy == "as sent":
+        assert page.evaluate(ENGINE, arguments) == {"seq": 1, "error": None}
+        assert "'wasm-unsafe-eval'" in policies[asgi_live_server.url + worker_url]
+        assert blocked == []
+    else:
+        # Pyodide reports the refusal and never starts (nor does its promise settle): the report is the event.
+        with context.expect_console_message(lambda message: "Content Security" in message.text):
+            page.evaluate(STARTED_ONLY, arguments)
+        assert list(policies) == [asgi_live_server.url + worker_url]
