@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 from practice.assets import engine_config, offline_assets
 from practice.pwa import CACHE_PREFIX
 
+from .fixtures import CHROMIUM, CHROMIUM_ARGS
 from .tables import log_in, started_septica_table
 
 pytestmark = pytest.mark.browser
@@ -258,3 +259,24 @@ def test_the_engine_worker_runs_pyodide_under_the_site_s_policies(asgi_live_serv
         with context.expect_console_message(lambda message: "Content Security" in message.text):
             page.evaluate(STARTED_ONLY, arguments)
         assert list(policies) == [asgi_live_server.url + worker_url]
+
+
+def test_chromium_finds_the_site_installable_and_the_menu_offers_it(asgi_live_server, browser, tmp_path):
+    """In a browser profile of its own: Chromium offers no installing in an incognito context."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+        viewport={"width": 1280, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(asgi_live_server.url + "/")
+        install = page.get_by_role("button", name="Install the app")
+        expect(install).to_be_visible()  # the browser offered (beforeinstallprompt)
+        devtools = context.new_cdp_session(page)
+        assert devtools.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = devtools.send("Page.getAppManifest")
+        assert manifest["url"] == asgi_live_server.url + reverse("web_manifest")
+        assert manifest["errors"] == []
+        install.click()
+        expect(install).to_be_hidden()  # asked once; the browser's own dialog takes it from here
+    finally:
+        context.close()
