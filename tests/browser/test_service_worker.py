@@ -195,6 +195,34 @@ def test_a_file_that_never_arrives_right_leaves_practice_not_available_offline(a
     assert good and not [url for url in fetched if url in good]
 
 
+FULL_DEVICE = """() => {
+  const put = Cache.prototype.put;
+  Cache.prototype.put = function (request, response) {
+    if (String(request.url || request).endsWith(".wasm")) {
+      return Promise.reject(new DOMException("no room", "QuotaExceededError"));
+    }
+    return put.call(this, request, response);
+  };
+}"""
+
+
+@pytest.mark.device
+@pytest.mark.parametrize("trouble", ["network", "quota"])
+def test_a_download_that_cannot_finish_says_why_and_is_not_marked_complete(asgi_live_server, new_context, trouble):
+    offline = offline_assets()
+    context = new_context()
+    page = with_service_worker(context, asgi_live_server)
+    wasm = next(file["url"] for file in offline["files"] if file["url"].endswith(".wasm"))
+    if trouble == "network":
+        context.route(f"**{wasm}", lambda route: route.abort("internetdisconnected"))
+    else:
+        page.evaluate(FULL_DEVICE)
+    failed = call(page, "makeAvailableOffline", offline)
+    assert failed["error"] == trouble, failed
+    assert call(page, "isAvailableOffline", offline)["value"] is False
+    assert not [url for url in kept(page)[cache_name(offline)] if url.endswith(("offline-complete", ".wasm"))]
+
+
 @pytest.mark.device
 def test_a_new_release_s_worker_deletes_the_old_cache(asgi_live_server, new_context):
     offline = offline_assets()
