@@ -38,6 +38,7 @@ def js_strings() -> dict:
         "points_n": _("%(n)s pts"),
         "to_move": _("to move"),
         "holds": _("holds the trick"),
+        "you_hold": _("You hold the trick"),
         "dealer": _("dealer"),
         "stock_n": _("Stock: %(n)s"),
         "trick_empty": _("No cards on the table yet"),

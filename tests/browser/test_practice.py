@@ -311,3 +311,31 @@ def test_a_whole_familie_match_against_a_bot_ends_in_its_result(server, phone):
     expect(page.locator("#result-dialog .result-table")).to_be_visible()
     page.close()
     print(f"familie vs a Medium bot: {time.monotonic() - started:.1f}s")
+
+
+def test_the_table_says_who_holds_the_trick_and_names_me_you(server, phone):
+    page = phone.new_page()
+    page.goto(f"{server.url}/practice/")
+    start_practice(page, "septica", 2, [("medium", "balanced")], {"match": "points-8"}, seed=11)
+    bot = page.locator("#seats .seat .seat__name").first.text_content().strip()
+
+    said = set()
+    for _ in range(40):
+        if practice_state(page, ("your-move", "dialog", "finished")) != "your-move":
+            break
+        holder = page.evaluate("() => { const v = window.septicaPractice.data.view; return v.table.length ? v.holder : null; }")
+        if holder is not None:
+            words = page.locator("#table-info").text_content()
+            assert ("★ You hold the trick" if holder == 0 else f"★ {bot} holds the trick") in words
+            said.add(holder)
+        if said == {0, 1}:
+            break
+        seq = page.evaluate("() => window.septicaPractice.data.seq")
+        choice = page.evaluate(CHOOSE, False)
+        if "card" in choice:
+            tap(page, page.locator(f'#hand .hand-card[data-card="{choice["card"]}"]'))
+        else:
+            page.locator(f'#moves [data-move="{choice["move"]}"]').click()
+        page.wait_for_function("(seq) => window.septicaPractice.data.seq !== seq", arg=seq, timeout=BOT_MS)
+    assert said == {0, 1}, "the deal never showed a trick held by each of us"
+    page.close()

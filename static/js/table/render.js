@@ -153,7 +153,7 @@ export function createTableView(data, options) {
       info.push(`<span class="suit-in-force">${esc(T.suit_in_force)} ${suit}</span>`);
       info.push(`<span>${esc(fmt(T.pile_n, { n: v.pile_count }))}</span>`);
     } else if (v.holder !== null && v.holder !== undefined && (v.table || []).length) {
-      info.push(`<span>★ ${esc(seatName(v.holder))} ${esc(T.holds)}</span>`);
+      info.push(`<span>★ ${esc(v.holder === v.seat ? T.you_hold : `${seatName(v.holder)} ${T.holds}`)}</span>`);
     }
     info.push(`<span class="stock">${Cards.cardBackHTML("card--mini")}${esc(fmt(T.stock_n, { n: v.stock }))}</span>`);
     if ((v.removed || []).length) info.push(`<span class="removed">${esc(T.removed)} ${v.removed.map((c) => cardHTML(c, "card--mini")).join("")}</span>`);
