@@ -57,6 +57,7 @@ def _read_offline_assets() -> dict:
         "shell": reverse(SHELL_URL_NAME),
         "files": files,
         "total_bytes": sum(file["bytes"] or 0 for file in files),
+        "total_wire_bytes": sum(file.get("wire_bytes") or 0 for file in files),
     }
 
 
@@ -119,7 +120,23 @@ def _described(url: str, path: str) -> dict:
     # The runtime's plain names are served from the plain collected copies,
     # which hold the source's bytes.
     file = _served_file(path) if url == static(path) else Path(finders.find(path) or _served_file(path))
-    return {"url": url, "bytes": file.stat().st_size, "sha256": _sha256(file)}
+    size = file.stat().st_size
+    return {"url": url, "bytes": size, "sha256": _sha256(file), "wire_bytes": wire_bytes(_collected(url, file), size)}
+
+
+def _collected(url: str, source: Path) -> Path:
+    """The copy WhiteNoise serves `url` from, beside which it keeps the compressed ones."""
+    if not isinstance(staticfiles_storage, ManifestFilesMixin):
+        return source
+    collected = Path(settings.STATIC_ROOT) / url.removeprefix(settings.STATIC_URL)
+    return collected if collected.is_file() else source
+
+
+def wire_bytes(file: Path, size: int) -> int:
+    """What the file costs over the wire: its smallest compressed copy where
+    WhiteNoise made one (collectstatic does, with DEBUG off), else its size."""
+    copies = [file.with_name(file.name + suffix) for suffix in (".br", ".gz")]
+    return min([size, *(copy.stat().st_size for copy in copies if copy.exists())])
 
 
 def _shell_sources() -> list[Path]:

@@ -39,7 +39,9 @@ def practice_page(request):
     context = {
         "form": form,
         "paces": PACES,
-        "download_mb": assets["total_bytes"] / 1_000_000,
+        "download_mb": assets["total_wire_bytes"] / 1_000_000,
+        "unpacked_mb": assets["total_bytes"] / 1_000_000,
+        "compressed": assets["total_wire_bytes"] < assets["total_bytes"],
         "config": practice_config(assets),
     }
     return render(request, "practice/practice.html", context)

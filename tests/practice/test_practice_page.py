@@ -46,8 +46,32 @@ def test_the_page_says_how_much_it_downloads(client):
 
     html = client.get("/practice/").content.decode()
 
+    # Served as the sources are (DEBUG's finders): nothing compressed, every byte counts.
     megabytes = f"{offline_assets()['total_bytes'] / 1_000_000:.1f}"
     assert f"at most {megabytes} MB" in html
+
+
+def test_where_the_files_travel_compressed_the_page_says_the_smaller_download(client, monkeypatch):
+    from practice import views
+
+    real = views.offline_assets()
+    monkeypatch.setattr(views, "offline_assets", lambda: {**real, "total_bytes": 14_012_969,
+                                                          "total_wire_bytes": 6_682_664})
+
+    html = " ".join(client.get("/practice/").content.decode().split())
+
+    assert "It downloads about 6.7 MB once (14.0 MB once unpacked)" in html
+
+
+def test_a_files_cost_over_the_wire_is_its_smallest_compressed_copy(tmp_path):
+    from practice.assets import wire_bytes
+
+    wasm = tmp_path / "pyodide.asm.wasm"
+    wasm.write_bytes(b"\0" * 1000)
+    assert wire_bytes(wasm, 1000) == 1000
+    (tmp_path / "pyodide.asm.wasm.gz").write_bytes(b"z" * 300)
+    (tmp_path / "pyodide.asm.wasm.br").write_bytes(b"b" * 250)
+    assert wire_bytes(wasm, 1000) == 250
 
 
 def test_the_set_up_offers_each_game_its_players_and_each_bot_its_level_and_style(client):

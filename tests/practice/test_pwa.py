@@ -150,6 +150,8 @@ def test_with_debug_off_each_offline_file_is_served_as_listed(client):
     offline, config = production_offline_assets()
     assert re.search(r"/practice/engine\.[0-9a-f]{12}\.zip$", config["engine_zip"])
     assert "/static/js/site.js" in [file["url"] for file in offline["files"]]  # modules import plain names
+    # The bound on the download, as the practice page states it.
+    assert offline["total_wire_bytes"] < 8_000_000 < offline["total_bytes"]
     for file in offline["files"]:
         if file["sha256"] is None:
             assert client.get(file["url"]).status_code == 200, file["url"]
