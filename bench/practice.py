@@ -72,22 +72,26 @@ from games.engine.bots import choose_move, registry
 from games.engine.bots import search as search_module
 
 def throughput(request):
-    """legal_moves() + play() pairs a second over whole random matches, per rule set."""
+    """legal_moves() + play() pairs a second over whole random matches, per rule set: the best of three
+    runs, since a busy neighbour can only slow a run down."""
     args = json.loads(request)
     out = {}
     for slug, players in args["tables"]:
         rules = rules_for(slug)
-        rng = random.Random(1)
-        pairs, seed, elapsed = 0, 0, 0.0
-        while pairs < args["pairs"]:
-            seed += 1
-            game = rules.new_game(players=players, seed=seed)
-            started = time.perf_counter()
-            while not game.finished and pairs < args["pairs"]:
-                game = game.play(rng.choice(game.legal_moves()))
-                pairs += 1
-            elapsed += time.perf_counter() - started
-        out[f"{slug}-{players}"] = pairs / elapsed
+        best = 0.0
+        for _ in range(3):
+            rng = random.Random(1)
+            pairs, seed, elapsed = 0, 0, 0.0
+            while pairs < args["pairs"]:
+                seed += 1
+                game = rules.new_game(players=players, seed=seed)
+                started = time.perf_counter()
+                while not game.finished and pairs < args["pairs"]:
+                    game = game.play(rng.choice(game.legal_moves()))
+                    pairs += 1
+                elapsed += time.perf_counter() - started
+            best = max(best, pairs / elapsed)
+        out[f"{slug}-{players}"] = best
     return json.dumps(out)
 
 ROUNDS = [0]
@@ -370,11 +374,11 @@ def thinking_times(slug: str, players: int, options: dict, matches: list[dict]) 
 
 # --- the sections --------------------------------------------------------------------------------------
 def run_engine(zip_path: Path, quick: bool, page, engine: dict) -> None:
-    arg = {"tables": ENGINE_TABLES, "pairs": 20_000 if quick else 60_000}
+    arg = {"tables": ENGINE_TABLES, "pairs": 10_000 if quick else 40_000}
     cpython = in_cpython("throughput", arg)
     node = in_node(zip_path, "throughput", arg)
     browser = page.evaluate(IN_WORKER, [engine, SHARED, "throughput", arg]) if page else {}
-    print("\nRandom-game throughput: legal_moves() + play() pairs a second (one core each)")
+    print("\nRandom-game throughput: legal_moves() + play() pairs a second (one core each, best of three)")
     print(f"{'table':>14} {'CPython':>9} {'Node':>9} {'Chromium':>9}   CPython / Pyodide (Node, Chromium)")
     for key, fast in cpython.items():
         chrome = browser.get(key)
