@@ -1,7 +1,7 @@
 """Practice on the device: the engine in Pyodide against CPython, the Expert in the browser, the offline start.
 
-    .venv/bin/python bench/practice.py                 # everything, about five minutes
-    .venv/bin/python bench/practice.py --quick         # about two minutes
+    .venv/bin/python bench/practice.py                 # everything, about seven minutes
+    .venv/bin/python bench/practice.py --quick         # about three minutes
     .venv/bin/python bench/practice.py --only engine,expert
     .venv/bin/python bench/practice.py --wait-quiet 300   # first wait up to 5 min for a quiet machine
 
