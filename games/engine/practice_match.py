@@ -35,16 +35,11 @@ from .errors import BadOptions, IllegalMove
 
 FORMAT = 1  # of the saved record; a record of another format is not read
 YOU = 0  # the person's seat: the page shows this seat's view and nobody else's
-# The Expert's thinking time on the device. bench/practice.py on the reference
-# machine (2 cores, quiet), in two runs: the search plays out 2056 and 2141
-# guessed deals a second in CPython against 1286 and 1242 in Pyodide in
-# Chromium's worker (two-player septica), 1.6x to 2.0x over all its tables. So
-# the server's 400 ms in CPython is 650 to 800 ms here: 800 thinks at least as
-# deep as the server on that machine, and still answers within the second the
-# issue allows: p95 804 ms through engine.js, the IndexedDB save included (1 ms
-# at p50). A budget is time, not rounds: a slower phone thinks as long, a
-# little less deeply; matching the server's rounds there would take more than
-# the second.
+# The Expert's thinking time on the device: Pyodide runs its search 1.6 to 2
+# times slower than the server's CPython, so twice the server's 400 ms thinks
+# about as deep there, and still answers within the second a player should wait
+# (the figures are in the README's "Figures behind the code"). A budget is time,
+# not rounds: a slower phone thinks as long, a little less deeply.
 EXPERT_BUDGET_MS = 800.0
 MAX_NAME = 40  # characters of a seat's name
 
