@@ -33,7 +33,10 @@ SHELL_URL_NAME = "practice"
 DYNAMIC_URL_NAMES = ("javascript-catalog", "web_manifest", "favicon")
 # The shell's templates and the translations shape the cached /practice/ page
 # without any static file changing: a release that changes them is a new version.
-SHELL_SOURCES = ("templates/base.html", "templates/practice", "templates/games/_table_app.html", "locale")
+SHELL_SOURCES = (
+    "templates/base.html", "templates/practice", "templates/games/_table_app.html", "templates/games/_table_card.html",
+    "templates/games/_suit_dialog.html", "templates/games/_rules_options.html", "locale", "locale_third_party",
+)
 
 
 def offline_assets() -> dict:
