@@ -191,6 +191,7 @@ async function showOffline() {
     ready = false;
   }
   offlineState(ready ? "ready" : "not-yet", ready ? T.offline_ready : T.offline_not_yet);
+  return ready;
 }
 
 let downloading = null;
@@ -243,14 +244,15 @@ let matchId = "";
 let driving = false;
 let pending = false;
 
-function engine() {
+function engine(quietly = false) {
   if (!enginePromise) {
     enginePromise = (async () => {
       // The runtime is downloaded once: opening practice the first time keeps it for offline play.
       const ready = await isAvailableOffline(config.offline).catch(() => false);
       if (!ready) await download();
-      note(T.engine_starting);
-      return openEngine(config.engine, () => note(T.engine_starting));
+      const starting = () => quietly || note(T.engine_starting);
+      starting();
+      return openEngine(config.engine, starting);
     })();
     enginePromise.catch(() => (enginePromise = null));
   }
@@ -390,6 +392,7 @@ async function startMatch(chosen) {
   settings = chosen;
   store(SETTINGS_KEY, chosen);
   $("practice-start").disabled = true;
+  note(T.engine_starting);
   try {
     const running = await engine();
     const seed = nextSeed();
@@ -494,6 +497,7 @@ if (missing.length) {
   offlineState("missing", "");
 } else {
   registerServiceWorker().catch(() => null);
-  showOffline();
+  // Practice kept on the device starts its engine (over a second) while the set-up is read, so Start deals at once.
+  showOffline().then((ready) => ready && engine(true).catch(() => null));
   resume();
 }
