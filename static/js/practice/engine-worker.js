@@ -21,8 +21,22 @@ function progress(stage) {
   post({ progress: { stage, at: performance.timeOrigin + performance.now() } });
 }
 
+// The smallest WebAssembly module: eight bytes, its magic number and version.
+const EMPTY_MODULE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+
+// A policy that refuses WebAssembly leaves loadPyodide waiting for ever; compiling
+// an empty module first turns the refusal into an answer the page can word.
+function requireWebAssembly() {
+  try {
+    new WebAssembly.Module(EMPTY_MODULE);
+  } catch (error) {
+    throw Object.assign(new Error(`WebAssembly is refused here: ${error.message}`), { code: "engine-failed" });
+  }
+}
+
 async function open(config) {
   if (device) return { engine_version: config.engine_version };
+  requireWebAssembly();
   progress("runtime");
   const { loadPyodide } = await import(config.pyodide);
   const [pyodide, zip] = await Promise.all([
