@@ -442,6 +442,26 @@ async def lobby_storm(plan: LobbyPlan) -> dict:
     return seen
 
 
+def control_process(plan: LobbyPlan, cpu_seconds: float, go, results) -> None:
+    """The lobby's clients' CPU without their sockets: from the storm's start, one core busy for
+    `cpu_seconds` as the clients were, so what it alone costs the moves shows apart from the servers' work."""
+    if go.wait(timeout=600):
+        time.sleep(plan.start_in)
+        spent = time.process_time()
+        while time.process_time() - spent < cpu_seconds:
+            sum(range(10_000))
+        results.put({"cpu_seconds": time.process_time()})
+
+
+def control_report(burned: float, without: Tally, control: Tally) -> str:
+    without_p99, control_p99 = (moves.percentile(sorted(tally.from_commit), 99) for tally in (without, control))
+    ratio = control_p99 / without_p99 if without_p99 else float("inf")
+    return (
+        f"{'':>8} control: commit->push p99 {control_p99:.1f} ms with a process burning {burned:.1f} s of CPU "
+        f"from the storm's start (no sockets), {without_p99:.1f} ms without ({100 * (ratio - 1):+.0f}%)"
+    )
+
+
 def open_table_through_api(port: int, token: str) -> int:
     connection = http.client.HTTPConnection(HOST, port, timeout=30)
     try:
@@ -548,10 +568,22 @@ def run_setup(args) -> int:
                     # Every run leaves the database and the servers a little fuller: odd pairs take
                     # the lobby's run first, so that neither side always runs second.
                     order = ("W", "L") if pair % 2 == 0 else ("L", "W")
+                    if args.lobby_control_cpu:
+                        order = (*order, "C")
                     tallies = {}
                     for side in order:
                         if side == "W":
                             tallies[side] = run_and_report(args, running, level, f"W{pair}")
+                            continue
+                        if side == "C":
+                            plan = lobby_plan(args, running.ports, [])
+                            forking = multiprocessing.get_context("fork")
+                            go, results = forking.Event(), forking.Queue()
+                            burner = forking.Process(target=control_process, args=(plan, args.lobby_control_cpu, go, results), daemon=True)
+                            tallies[side] = run_and_report(args, running, level, f"C{pair}", before=burner.start, at_start=go.set)
+                            burned = results.get(timeout=plan.until + 60)["cpu_seconds"]
+                            burner.join(timeout=10)
+                            print(control_report(burned, tallies["W"], tallies["C"]), flush=True)
                             continue
                         tokens = make_lobby(level, 0, args.lobby_changes, f"L{pair}")
                         plan = lobby_plan(args, running.ports, tokens)
@@ -582,7 +614,8 @@ def run_and_report(args, running, level: int, run: str, before=lambda: None, at_
     servers_cpu = partial(cpu_seconds, running.processes)
     reference_ms = reference_loop_ms()
     tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu, at_start))
-    setup = f"{args.setup}+L" if run.startswith("L") else args.setup  # +L: with the lobby's sockets
+    # +L: with the lobby's sockets; +C: with the control's burned CPU and no sockets
+    setup = f"{args.setup}+{run[0]}" if run[:1] in ("L", "C") else args.setup
     print(row(setup, matches, args.rate, tally, elapsed), flush=True)
     print(cpu_report(args.setup, tally, elapsed), flush=True)
     if args.setup == "redis":
@@ -692,6 +725,9 @@ def parse_args():
                         help="runs without and with the lobby sockets, taken in turn this many times (default 1)")
     parser.add_argument("--lobby-cap", type=int, default=None,
                         help="the servers' LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS (default: theirs, 30)")
+    parser.add_argument("--lobby-control-cpu", type=float, default=0.0,
+                        help="each pair also runs with a process that only burns this many CPU seconds from the "
+                             "storm's start (the lobby's clients' CPU, as their run printed), no sockets")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
@@ -743,6 +779,9 @@ def main() -> int:
             "--lobby-pairs",
             str(args.lobby_pairs),
             *(["--lobby-cap", str(args.lobby_cap)] if args.lobby_cap is not None else []),
+            *(["--lobby-whole-lists"] if args.lobby_whole_lists else []),
+            "--lobby-control-cpu",
+            str(args.lobby_control_cpu),
         ]
         code |= subprocess.run(command, cwd=ROOT).returncode
     return code
