@@ -66,6 +66,10 @@ class Table(models.Model):
     rematch_of = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches")
     hidden = models.BooleanField(_("hidden from the lobby"), default=False)
     closed = models.BooleanField(_("closed to new players"), default=False)
+    # Rated tables change their people's ratings (players/); a bot in its own seat makes a table casual.
+    rated = models.BooleanField(_("rated"), default=False)
+    # The least reliability (percent, players/reliability.py) a person needs to join; None: anyone.
+    min_reliability = models.PositiveSmallIntegerField(_("least reliability to join (%)"), null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     objects = TableQuerySet.as_manager()
@@ -91,6 +95,8 @@ class Seat(models.Model):
     bot_style = models.CharField(max_length=12, choices=BotStyle.choices, blank=True)
     # A bot plays for a person who let the clock run out, until they act again.
     standing_in = models.BooleanField(default=False)
+    # A person who resigned a free-for-all: a bot plays the seat to the end, and they rank last.
+    resigned = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -174,6 +180,53 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"move {self.seq} of match {self.match_id}: seat {self.seat} {self.move}"
+
+
+# --- leaving a match by consent ------------------------------------------------------
+class AbortRequestStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for answers")
+    ACCEPTED = "accepted", _("Everyone agreed: the match was aborted")
+    DECLINED = "declined", _("Declined")
+    EXPIRED = "expired", _("Expired")
+    WITHDRAWN = "withdrawn", _("Overtaken by the end of the match")
+
+
+class AbortRequest(models.Model):
+    """A seated person's request to abort a match that is too far along to abort alone.
+
+    Every other seated person answers; one refusal declines it, and it expires
+    after one time per move."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="abort_requests")
+    asked_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField(_("at move"))
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=AbortRequestStatus.choices, default=AbortRequestStatus.OPEN)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=models.Q(status="open"), name="one_open_abort_request_per_table"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"abort request {self.pk} at table {self.table_id} ({self.status})"
+
+
+class AbortAnswer(models.Model):
+    request = models.ForeignKey(AbortRequest, on_delete=models.CASCADE, related_name="answers")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    accepted = models.BooleanField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["request", "user"], name="one_answer_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {'accepted' if self.accepted else 'declined'} abort request {self.request_id}"
 
 
 # --- moderation ------------------------------------------------------------------

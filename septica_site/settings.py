@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "games",
     "tutorial",
     "practice",
+    "players",
 ]
 
 MIDDLEWARE = [
