@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0004_seat_resigned_table_min_reliability_table_rated_and_more'),
+        ('games', '0004_ratings_and_leaving'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
