@@ -8,6 +8,7 @@ NAVIGATION = [
     ("lobby", _("Play")),
     ("practice", _("Practice")),
     ("my_matches", _("My matches")),
+    ("leaderboard_home", _("Leaderboard")),
     ("rules", _("Rules")),
     ("tutorial", _("Tutorial")),
 ]

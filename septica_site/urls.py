@@ -26,9 +26,11 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("api/", include("accounts.api_urls")),
     path("api/", include("games.api")),
+    path("api/", include("players.api")),
     path("", include("games.urls")),
     path("", include("tutorial.urls")),
     path("", include("practice.urls")),
+    path("", include("players.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext(), ngettext() and interpolate() for the scripts, in the page's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -115,11 +115,13 @@ def seat_names(data: dict) -> list[str]:
     return [seat["name"] or _("Seat %(n)s") % {"n": seat["seat"] + 1} for seat in data["seats"]]
 
 
-def final_scores(result: dict | None, names: list[str]) -> list[dict]:
+def final_scores(result: dict | None, names: list[str], profile_urls: list[str | None] = ()) -> list[dict]:
+    """Each seat's name, score and whether it won; a person's name links to their profile (`profile_urls`)."""
     if not result:
         return []
+    urls = list(profile_urls) + [None] * len(names)
     return [
-        {"name": name, "score": score, "winner": seat in result.get("winners", [])}
+        {"name": name, "score": score, "winner": seat in result.get("winners", []), "profile_url": urls[seat]}
         for seat, (name, score) in enumerate(zip(names, result["scores"], strict=False))
     ]
 
@@ -149,7 +151,7 @@ def replay_page(request, table_id: int):
                 }
                 for move in moves
             ],
-            "final": final_scores(data["result"], names),
+            "final": final_scores(data["result"], names, [seat.get("profile_url") for seat in data["seats"]]),
             "replay": {**replay_data(table, moves), "names": names, "words": words()},
             "invite": request.GET.get("invite") if table.private else None,
         },

@@ -78,7 +78,8 @@
       const names = t.seats.map((s) => {
         const text = s.you ? W.you : s.name || (s.reserved ? W.kept : W.free);
         if (!s.you && s.bot) return el("span", { class: `seat seat--${s.kind}` }, text, " ", el("span", { class: "badge" }, `${W.bot} · ${s.bot.badge}`));
-        return el("span", { class: `seat seat--${s.kind}` }, text);
+        // A person's name opens their profile (players/); bots have none.
+        return el("span", { class: `seat seat--${s.kind}` }, !s.you && s.profile_url ? el("a", { href: s.profile_url }, text) : text);
       });
       return names.flatMap((node, i) => (i ? [", ", node] : [node]));
     }
