@@ -35,12 +35,14 @@ def create_table(
     seconds_per_move: int = 86400,
     private: bool = False,
     bots: list[BotSpec] = (),
+    reserve_for=None,
 ) -> Table:
     """Create a table with the creator at seat 0 and bots where asked."""
     check_may_play(user)
     engine_rules, players, options = check_table_rules(rules, players, options)
     seconds_per_move = check_seconds_per_move(seconds_per_move)
     bots_by_seat = check_bots(bots, players)
+    check_challenge(user, reserve_for, bots_by_seat)
     with transaction.atomic():
         _check_open_tables(user, waits_in_lobby=not private and len(bots_by_seat) < players - 1)
         table = _new_table(
@@ -52,10 +54,32 @@ def create_table(
             [_new_seat(table, number, user if number == 0 else None, bots_by_seat.get(number), now)
              for number in range(players)]
         )
+        if reserve_for is not None:  # a challenge: the seat waits for that person alone
+            Seat.objects.filter(table=table, number=CHALLENGE_SEAT).update(reserved_for=reserve_for)
         _start_if_full(table)
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed()
     return table
+
+
+CHALLENGE_SEAT = 1  # the seat kept for the person challenged: the one beside the creator's
+
+
+def check_challenge(user, challenged, bots_by_seat: dict) -> None:
+    """A challenge (`reserve_for`) keeps a seat for someone else who may play: not oneself, not a banned
+    person (who does not exist to others), not a seat a bot was asked for."""
+    if challenged is None:
+        return
+    if challenged.pk == user.pk:
+        raise BadRequest(_("You cannot challenge yourself."), code="challenge_yourself")
+    if challenged.banned or not challenged.is_active:
+        raise NotFound(_("There is no such player to challenge."), code="no_such_player")
+    if challenged.play_refusal is not None:
+        raise NotAllowed(_("%(name)s cannot play at the moment: challenge them later.")
+                         % {"name": challenged.shown_name}, code="challenged_cannot_play")
+    if CHALLENGE_SEAT in bots_by_seat:
+        raise BadRequest(_("Seat %(n)d is kept for the person you challenge: put no bot there.")
+                         % {"n": CHALLENGE_SEAT + 1}, code="challenge_seat_taken")
 
 
 def _tables_made_by(user):

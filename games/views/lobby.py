@@ -7,6 +7,7 @@ form from a preset without a round trip.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib import messages
@@ -21,7 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from players import reads as players_reads
+
 from .. import actions
+from ..actions.tables import CHALLENGE_SEAT
 from ..forms import PRESETS, QUICK_GAMES, CreateTableForm
 from ..models import Seat, TableStatus
 from ..presenters import my_table_order, table_summary
@@ -58,8 +62,11 @@ def with_join(summary: dict) -> dict:
 @login_required
 def create_table(request):
     status = 200
+    challenge = challenge_of(request)
     if request.method == "POST":
         form = CreateTableForm(request.POST)
+        if challenge.error:
+            form.add_error(None, challenge.error)
         if form.is_valid():
             try:
                 check_table_creation_rate(request)
@@ -67,12 +74,15 @@ def create_table(request):
                 form.add_error(None, refusal.message)
                 status = refusal.status
             else:
-                table = form.create(request.user)
+                table = create_from(form, request.user, challenge)
                 if table is not None:
                     count_table_created(request)
                     return redirect("table", table.pk)
     else:
-        form = CreateTableForm(initial=CreateTableForm.initial_for(request.GET.get("preset")))
+        initial = CreateTableForm.initial_for(request.GET.get("preset"))
+        if challenge.person is not None:
+            initial[f"seat_{CHALLENGE_SEAT}"] = "person"  # the seat kept for them waits for a person
+        form = CreateTableForm(initial=initial)
     return render(
         request,
         "games/create_table.html",
@@ -81,9 +91,48 @@ def create_table(request):
             "presets": PRESETS,
             "chosen_preset": None if request.method == "POST" else request.GET.get("preset") or PRESETS[0].slug,
             "form_config": form_config(),
+            "challenge": challenge,
         },
         status=status,
     )
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """`?challenge=<username>` (the form sends it back hidden): a seat kept for that person."""
+
+    username: str = ""
+    person: object = None
+    error: str = ""
+
+
+def challenge_of(request) -> Challenge:
+    username = (request.POST if request.method == "POST" else request.GET).get("challenge", "").strip()
+    if not username:
+        return Challenge()
+    person = players_reads.person(username, request.user)
+    if person is None:
+        return Challenge(username, None, _("There is no such player to challenge."))
+    if person.pk == request.user.pk:
+        return Challenge(username, None, _("You cannot challenge yourself."))
+    return Challenge(username, person)
+
+
+def create_from(form: CreateTableForm, user, challenge: Challenge):
+    """The form's table; with a challenge, the same table with seat 2 kept for the person challenged."""
+    if challenge.person is None:
+        return form.create(user)
+    data = form.cleaned_data
+    extra = {name: data[name] for name in ("rated", "min_reliability") if name in data}
+    try:
+        return actions.create_table(
+            user, rules=data["rules"], players=data["players"], options=form.options(),
+            seconds_per_move=data["seconds_per_move"], private=data["private"], bots=form.bots(),
+            reserve_for=challenge.person, **extra,
+        )
+    except actions.ServiceError as refusal:
+        form.add_error(None, refusal.message)
+        return None
 
 
 def form_config() -> dict:
