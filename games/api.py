@@ -90,6 +90,8 @@ def create_table(request):
         private=body.get("private", False) is True,
         bots=[actions.BotSpec(seat=bot.get("seat"), level=bot.get("level", "medium"),
                                style=bot.get("style", "balanced")) for bot in bots],
+        rated=body.get("rated"),  # absent: rated when only people sit; a bot makes it casual
+        min_reliability=body.get("min_reliability"),
     )
     count_table_created(request)
     return JsonResponse(table_json(tables_with_seats().get(pk=table.pk), request.user), status=201)

@@ -23,6 +23,7 @@ from .words.rulesets import MATCH_FORMATS, RULE_SETS
 MAX_PLAYERS = 6
 OTHER_SEATS = range(1, MAX_PLAYERS)
 AMERICANA_TARGETS = (101, 301, 501)
+RELIABILITY_STEPS = (50, 70, 80, 90, 95)
 # A new table starts against bots on a live clock, so a newcomer plays at once;
 # waiting for people and slow clocks are one choice away.
 DEFAULT_SECONDS = 60
@@ -183,6 +184,21 @@ class CreateTableForm(forms.Form):
         required=False,
         help_text=_("Not listed in the lobby: only people you send the invite link to can join."),
     )
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        initial=True,
+        help_text=_("The result changes the players' ratings. A bot at the table makes it casual."),
+    )
+    min_reliability = forms.TypedChoiceField(
+        label=_("Least reliability to join"),
+        coerce=int,
+        empty_value=None,
+        required=False,
+        choices=[("", _("None: anyone may join"))] + [(n, f"{n}%") for n in RELIABILITY_STEPS],
+        help_text=_("The share of their last matches a person finished themselves. "
+                    "People with no finished match yet may always join."),
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -248,6 +264,8 @@ class CreateTableForm(forms.Form):
                 seconds_per_move=data["seconds_per_move"],
                 private=data["private"],
                 bots=self.bots(),
+                rated=data["rated"],
+                min_reliability=data.get("min_reliability"),
             )
         except actions.ServiceError as refusal:
             self.add_error(None, refusal.message)

@@ -117,6 +117,8 @@ def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -
         "options": table.options,
         "seconds_per_move": table.seconds_per_move,
         "private": table.private,
+        "rated": table.rated,
+        "min_reliability": table.min_reliability,
         "status": table.status,
         "created_by": table.created_by.shown_name,
         "created_at": table.created_at.isoformat(),

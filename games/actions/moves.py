@@ -24,6 +24,7 @@ from ..reads import cache_seats
 from ..words.refusals import refusal_in_words
 from . import on_commit
 from .checks import check_may_play, deadline_after, hidden_from
+from .finish import record_finished
 
 DEADLINE_TOLERANCE = timedelta(seconds=1)  # a countdown may fire a hair early
 
@@ -96,13 +97,14 @@ def _apply(
     except IllegalMove as error:
         names = {shown["seat"]: shown["name"] for shown in seats_json(list(seats or ()), None)}
         raise BadRequest(refusal_in_words(error, names, reader=seat), code=error.code, params=error.params) from None
-    _store(match, table, new_game, Move(match=match, seq=seq, seat=seat, move=move, actor=actor, user=user))
+    _store(match, table, new_game, Move(match=match, seq=seq, seat=seat, move=move, actor=actor, user=user), seats)
     on_commit.match_changed(match, table, seats)
     return match, new_game
 
 
-def _store(match: Match, table: Table, game, move: Move) -> None:
-    """Log the move and save the new snapshot, guarded by a compare-and-set on seq."""
+def _store(match: Match, table: Table, game, move: Move, seats: list[Seat] | None = None) -> None:
+    """Log the move and save the new snapshot, guarded by a compare-and-set on seq;
+    the last move also stores the match's outcomes and ratings, in the same transaction."""
     old_seq = match.seq
     match.state, match.seq, match.to_move = game.to_state(), old_seq + 1, game.to_move
     match.deadline = deadline_after(table, game)
@@ -112,6 +114,8 @@ def _store(match: Match, table: Table, game, move: Move) -> None:
         table.status = TableStatus.FINISHED
     if not sql.log_move_and_store(match, old_seq, move, finished=game.finished):
         raise Conflict(_("The table has moved on since you looked."), seq=old_seq + 1)
+    if game.finished:
+        record_finished(match, table, seats if seats is not None else list(table.seats.all()))
 
 
 

@@ -36,18 +36,27 @@ def create_table(
     private: bool = False,
     bots: list[BotSpec] = (),
     reserve_for=None,
+    rated: bool | None = None,
+    min_reliability: int | None = None,
 ) -> Table:
-    """Create a table with the creator at seat 0 and bots where asked."""
+    """Create a table with the creator at seat 0 and bots where asked.
+
+    `rated` None makes it rated when only people will sit at it. A bot seat
+    always makes it casual, even when rated=True was asked for (the form says
+    so): a rating measures people against people."""
     check_may_play(user)
     engine_rules, players, options = check_table_rules(rules, players, options)
     seconds_per_move = check_seconds_per_move(seconds_per_move)
     bots_by_seat = check_bots(bots, players)
     check_challenge(user, reserve_for, bots_by_seat)
+    rated = _check_rated(rated) and not bots_by_seat
+    min_reliability = check_min_reliability(min_reliability)
     with transaction.atomic():
         _check_open_tables(user, waits_in_lobby=not private and len(bots_by_seat) < players - 1)
         table = _new_table(
             rules=engine_rules.slug, players=players, options=options,
             seconds_per_move=seconds_per_move, private=bool(private), created_by=user,
+            rated=rated, min_reliability=min_reliability,
         )
         now = timezone.now()
         Seat.objects.bulk_create(
@@ -80,6 +89,24 @@ def check_challenge(user, challenged, bots_by_seat: dict) -> None:
     if CHALLENGE_SEAT in bots_by_seat:
         raise BadRequest(_("Seat %(n)d is kept for the person you challenge: put no bot there.")
                          % {"n": CHALLENGE_SEAT + 1}, code="challenge_seat_taken")
+
+
+def _check_rated(rated) -> bool:
+    if rated is None:
+        return True
+    if type(rated) is not bool:
+        raise BadRequest(_("\"rated\" must be true (rated) or false (casual)."), code="bad_rated")
+    return rated
+
+
+def check_min_reliability(percent) -> int | None:
+    """The least reliability to join: a whole percent from 0 to 100, or None for anyone."""
+    if percent is None:
+        return None
+    if type(percent) is not int or not 0 <= percent <= 100:
+        raise BadRequest(_("The least reliability to join must be a whole percent from 0 to 100, or none."),
+                         code="bad_min_reliability")
+    return percent
 
 
 def _tables_made_by(user):
@@ -168,6 +195,9 @@ def add_bot(table_id: int, user, *, seat: int | None = None,
         free = _free_seat_for_bot(seats, seat)
         free.bot_level, free.bot_style, free.joined_at = level, style, timezone.now()
         free.save(update_fields=["bot_level", "bot_style", "joined_at"])
+        if table.rated:  # a bot in its own seat makes the table casual
+            table.rated = False
+            table.save(update_fields=["rated"])
         _start_if_full(table, seats)
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed()
@@ -260,6 +290,7 @@ def rematch(table_id: int, user) -> Table:
         table = _new_table(
             rules=old.rules, players=old.players, options=old.options, seconds_per_move=old.seconds_per_move,
             private=old.private, created_by=user, rematch_of=old,
+            rated=old.rated, min_reliability=old.min_reliability,
         )
         now = timezone.now()
         Seat.objects.bulk_create([_rematch_seat(table, seat, user, now) for seat in old_seats])

@@ -49,4 +49,14 @@ def summary_words(summary: dict) -> dict:
         "live": summary["seconds_per_move"] <= LIVE_UP_TO,
         "result": result_in_words(summary),
         "scores": scores_in_words(summary),
+        "rated": rated_in_words(summary),
     }
+
+
+def rated_in_words(summary: dict) -> str:
+    """ "Rated" (the match changes its people's ratings) or "Casual"; a least reliability to join follows."""
+    words = _("Rated") if summary.get("rated") else _("Casual")
+    if summary.get("min_reliability") is not None:
+        words = _("%(kind)s · reliability %(percent)d%% or more to join") % {
+            "kind": words, "percent": summary["min_reliability"]}
+    return words

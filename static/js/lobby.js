@@ -113,7 +113,7 @@
       el("div", { class: "table-card__head" },
         el("h2", { class: "table-card__rules" }, t.words.rules),
         el("span", { class: "table-card__time" }, `${perMove(t)} · ${t.words.live ? W.live : W.correspondence}`)),
-      el("p", { class: "table-card__options" }, t.words.options),
+      el("p", { class: "table-card__options" }, `${t.words.options} · ${t.words.rated}`),
       el("p", { class: "table-card__seats" }, el("span", { class: "table-card__count" }, seatsCount(t)), ": ", seatNames(t)),
       el("div", { class: "table-card__actions" }, actions(t)));
 
@@ -165,14 +165,14 @@
       el("div", { class: "table-card__head" },
         el("h3", { class: "table-card__rules" }, el("a", { href: t.url }, t.words.rules)),
         el("span", { class: "table-card__time" }, perMove(t))),
-      el("p", { class: "table-card__options" }, t.words.options),
+      el("p", { class: "table-card__options" }, `${t.words.options} · ${t.words.rated}`),
       el("p", { class: "table-card__seats" }, seatNames(t)),
       el("p", { class: "table-card__status" }, status(name, t)),
       el("div", { class: "table-card__actions" }, actions(name, t)));
 
     const invitation = (t) => el("li", { class: "table-card table-card--invite", "data-table": t.id },
       el("div", { class: "table-card__head" }, el("h3", { class: "table-card__rules" }, fmt(W.asks_rematch, { name: t.created_by }))),
-      el("p", { class: "table-card__options" }, `${t.words.rules} · ${t.words.options} · ${perMove(t)}`),
+      el("p", { class: "table-card__options" }, `${t.words.rules} · ${t.words.options} · ${t.words.rated} · ${perMove(t)}`),
       el("div", { class: "table-card__actions" },
         postForm(urlFor("join", t.id), W.join, `join-${t.id}`, { primary: true, fields: { next: location.pathname } })));
 
