@@ -3,6 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/septica REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python bench/moves.py                        # 1, 10 and 100 matches, 20 s each
     ... bench/moves.py --levels 1,10 --seconds 5 --servers 1    # quicker
+    ... bench/moves.py --rated-and-casual --levels 5,25           # rated beside casual tables
 
 What it does, all on 127.0.0.1:
 
@@ -23,6 +24,15 @@ What it does, all on 127.0.0.1:
 5. Prints moves/s (committed moves, i.e. 200 answers to POST .../moves), the
    p50/p95 latency of those posts, and the number of 409s and other errors;
    then replays every match from its seed with ``verify_matches --all``.
+
+``--rated-and-casual`` measures what ratings cost: each level runs that many
+rated tables and as many casual ones side by side, short matches (to 8
+points, about a hundred moves), and when one ends both players ask for a
+rematch (the API's, which keeps the table rated or casual) and play on, so
+ratings are updated all through the run. One row per kind, with the matches
+that ended and the p50 of the moves that ended them (the rated ones store the
+outcomes and ratings in that move's transaction); after the run it checks
+``recompute_ratings --check``.
 
 Figures depend on the machine: the servers, PostgreSQL, Redis and the
 clients all share its cores.
@@ -46,27 +56,30 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH_DB = "septica_bench"
+BENCH_DB = "septica_bench"  # --bench-db names another, so two runs on one server need not collide
 FIRST_PORT = 8101
 HOST = "127.0.0.1"
 
 
 # --- the database -----------------------------------------------------------------
-def bench_database_url(database_url: str) -> str:
+def bench_database_url(database_url: str, name: str = BENCH_DB) -> str:
     parts = urlsplit(database_url)
     if parts.scheme not in ("postgres", "postgresql", "pgsql"):
         sys.exit("bench/moves.py measures PostgreSQL: DATABASE_URL must be a postgres:// URL.")
-    return urlunsplit(parts._replace(path="/" + BENCH_DB))
+    if parts.path.lstrip("/") == name or name.startswith("test_"):
+        sys.exit(f"bench/moves.py drops and remakes {name!r}: name another with --bench-db.")
+    return urlunsplit(parts._replace(path="/" + name))
 
 
 def create_bench_database(bench_url: str) -> None:
     import psycopg
 
     parts = urlsplit(bench_url)
+    name = parts.path.lstrip("/")
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
-        connection.execute(f'CREATE DATABASE "{BENCH_DB}"')
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django(bench_url: str) -> None:
@@ -155,9 +168,15 @@ class Driven:
     table_id: int
     port: int
     seats: list[Seat]
+    kind: str = "rated"  # or "casual"
+    rematch: bool = False  # at the end, both ask for a rematch and play on
 
 
-def make_matches(level: int, count: int) -> list[Driven]:
+# A match outlasts the time budget; with --rated-and-casual matches end (to 8 points) and begin again.
+LONG_MATCH, SHORT_MATCH = {"match": "first-to-10"}, {"match": "points-8"}
+
+
+def make_matches(level: int, count: int, *, kind: str = "rated", rematch: bool = False) -> list[Driven]:
     from accounts.models import ApiToken, User
     from games import actions
 
@@ -165,22 +184,25 @@ def make_matches(level: int, count: int) -> list[Driven]:
     for i in range(count):
         players = [
             User.objects.create_user(
-                username=f"bench-{level}-{i}-{seat}", email=f"bench-{level}-{i}-{seat}@example.com", password=None
+                username=f"bench-{level}-{kind}-{i}-{seat}", email=f"bench-{level}-{kind}-{i}-{seat}@example.com",
+                password=None,
             )
             for seat in range(2)
         ]
         table = actions.create_table(
-            players[0], rules="septica", players=2, options={"match": "first-to-10"}, seconds_per_move=86400
+            players[0], rules="septica", players=2, options=SHORT_MATCH if rematch else LONG_MATCH,
+            seconds_per_move=86400, rated=kind == "rated",
         )
         actions.join_table(table.pk, players[1])
         tokens = [ApiToken.issue(player, "bench")[1] for player in players]
-        matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens]))
+        matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens], kind, rematch))
     return matches
 
 
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)
+    end_latencies: list[float] = field(default_factory=list)  # the moves that ended a match
     conflicts: int = 0
     errors: int = 0
     reads: int = 0
@@ -190,6 +212,7 @@ class Tally:
     def add(self, other: Tally) -> None:
         with self.lock:
             self.latencies += other.latencies
+            self.end_latencies += other.end_latencies
             self.conflicts += other.conflicts
             self.errors += other.errors
             self.reads += other.reads
@@ -228,12 +251,15 @@ def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int
                 to_move = to_move if to_move is not None else read(match, match.seats[0], path, mine)["to_move"]
                 if to_move is None:
                     mine.finished += 1
-                    break
+                    if not match.rematch:
+                        break
+                    path, known, to_move = play_again(match, mine), None, None
+                    continue
                 known = read(match, match.seats[to_move], path, mine)
             view = known["view"]
             if view["finished"] or view["to_move"] != view["seat"]:
-                mine.finished += int(view["finished"])
-                if view["finished"]:
+                if view["finished"] and not match.rematch:
+                    mine.finished += 1
                     break
                 known = to_move = None
                 continue
@@ -251,8 +277,11 @@ def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int
                 to_move = after["to_move"]
                 known = answer if to_move == after["seat"] else None
                 if after["finished"]:
+                    mine.end_latencies.append(mine.latencies[-1])
                     mine.finished += 1
-                    break
+                    if not match.rematch:
+                        break
+                    path, known, to_move = play_again(match, mine), None, None
             else:
                 mine.conflicts += status == 409
                 mine.errors += status != 409
@@ -266,6 +295,17 @@ def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int
         total.add(mine)
 
 
+def play_again(match: Driven, tally: Tally) -> str:
+    """Both players ask for a rematch (the second joins the first's); the new table's path."""
+    for seat in match.seats:
+        status, table = call(seat, match.port, "POST", f"/api/tables/{match.table_id}/rematch")
+        tally.reads += 1
+        if status != 201:
+            raise ValueError(f"rematch answered {status}")
+    match.table_id = table["id"]
+    return f"/api/tables/{match.table_id}"
+
+
 def read(match: Driven, seat: Seat, path: str, tally: Tally) -> dict:
     status, table = call(seat, match.port, "GET", path)
     tally.reads += 1
@@ -274,15 +314,21 @@ def read(match: Driven, seat: Seat, path: str, tally: Tally) -> dict:
     return table
 
 
-def run_level(level: int, ports: list[int], seconds: float, max_moves: int) -> dict:
-    matches = make_matches(level, level)
+def run_level(level: int, ports: list[int], seconds: float, max_moves: int,
+              rated_and_casual: bool = False) -> list[dict]:
+    """One row, or with `rated_and_casual` a row per kind (their matches played at the same time)."""
+    if rated_and_casual:
+        kinds = ("rated", "casual")
+        matches = [match for kind in kinds for match in make_matches(level, level, kind=kind, rematch=True)]
+    else:
+        kinds, matches = ("rated",), make_matches(level, level)  # people only: rated, as the site makes it
     for i, match in enumerate(matches):
         match.port = ports[i % len(ports)]
-    total = Tally()
+    totals = {kind: Tally() for kind in kinds}
     started = time.monotonic()
     stop_at = started + seconds
     threads = [
-        threading.Thread(target=drive, args=(match, stop_at, total, i, max_moves), daemon=True)
+        threading.Thread(target=drive, args=(match, stop_at, totals[match.kind], i, max_moves), daemon=True)
         for i, match in enumerate(matches)
     ]
     for thread in threads:
@@ -290,14 +336,20 @@ def run_level(level: int, ports: list[int], seconds: float, max_moves: int) -> d
     for thread in threads:
         thread.join(timeout=seconds + 60)
     elapsed = time.monotonic() - started
+    return [row_of(level, kind if rated_and_casual else "", totals[kind], elapsed) for kind in kinds]
+
+
+def row_of(level: int, kind: str, total: Tally, elapsed: float) -> dict:
     latencies = sorted(total.latencies)
     return {
         "matches": level,
+        "kind": kind,
         "moves": len(latencies),
         "seconds": elapsed,
         "moves_per_s": len(latencies) / elapsed if elapsed else 0.0,
         "p50_ms": percentile(latencies, 50) * 1000,
         "p95_ms": percentile(latencies, 95) * 1000,
+        "end_p50_ms": percentile(sorted(total.end_latencies), 50) * 1000,
         "conflicts": total.conflicts,
         "errors": total.errors,
         "reads": total.reads,
@@ -314,13 +366,42 @@ def percentile(values: list[float], p: float) -> float:
 
 
 # --- the report ---------------------------------------------------------------------
-def print_row(row: dict) -> None:
+def print_header(with_kind: bool) -> None:
+    kind = f"{'kind':>7} " if with_kind else ""
+    end = f" {'end p50':>8}" if with_kind else ""
     print(
-        f"{row['matches']:>8} {row['moves']:>7} {row['seconds']:>6.1f} {row['moves_per_s']:>8.1f} "
-        f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['conflicts']:>5} {row['errors']:>6} "
-        f"{row['reads']:>6} {row['finished']:>8}",
+        f"{'matches':>8} {kind}{'moves':>7} {'secs':>6} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'409s':>5} {'errors':>6} {'reads':>6} {'finished':>8}{end}",
         flush=True,
     )
+
+
+def print_row(row: dict) -> None:
+    kind = f"{row['kind']:>7} " if row["kind"] else ""
+    end = f" {row['end_p50_ms']:>8.1f}" if row["kind"] else ""
+    print(
+        f"{row['matches']:>8} {kind}{row['moves']:>7} {row['seconds']:>6.1f} {row['moves_per_s']:>8.1f} "
+        f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['conflicts']:>5} {row['errors']:>6} "
+        f"{row['reads']:>6} {row['finished']:>8}{end}",
+        flush=True,
+    )
+
+
+def check_ratings() -> int:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = StringIO()
+    try:
+        call_command("recompute_ratings", "--check", stdout=out)
+        code = 0
+    except CommandError as refusal:
+        out.write(str(refusal))
+        code = 1
+    print("recompute_ratings --check:", " ".join(out.getvalue().split()), flush=True)
+    return code
 
 
 def verify_all() -> int:
@@ -345,6 +426,10 @@ def parse_args():
     parser.add_argument("--servers", type=int, default=2, help="server processes (default 2, ports 8101...)")
     parser.add_argument("--max-moves", type=int, default=5000, help="at most this many moves per match")
     parser.add_argument("--no-verify", action="store_true", help="skip replaying the matches afterwards")
+    parser.add_argument("--rated-and-casual", action="store_true",
+                        help="per level, that many rated and as many casual tables side by side, playing short "
+                             "matches and rematches; a row for each kind")
+    parser.add_argument("--bench-db", default=BENCH_DB, help=f"the database made afresh (default {BENCH_DB})")
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
     if not all(1 <= level <= 200 for level in args.levels) or not 1 <= args.servers <= 8:
@@ -364,14 +449,14 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    bench_url = bench_database_url(database_url)
+    bench_url = bench_database_url(database_url, args.bench_db)
     create_bench_database(bench_url)
     setup_django(bench_url)
     from django.db import connections
 
     redis = os.environ.get("REDIS_URL") or "none (in-memory channel layer per process)"
     print(
-        f"database {BENCH_DB} on {urlsplit(bench_url).hostname}; redis {redis}; "
+        f"database {args.bench_db} on {urlsplit(bench_url).hostname}; redis {redis}; "
         f"{args.servers} server process(es); {os.cpu_count()} CPUs (load {os.getloadavg()[0]:.1f}); "
         f"{args.seconds:.0f} s per level",
         flush=True,
@@ -380,17 +465,15 @@ def main() -> int:
         tempfile.TemporaryDirectory(prefix="septica-bench-") as logs,
         Servers(args.servers, server_env(bench_url), Path(logs)) as servers,
     ):
-        print(
-            f"{'matches':>8} {'moves':>7} {'secs':>6} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-            f"{'409s':>5} {'errors':>6} {'reads':>6} {'finished':>8}",
-            flush=True,
-        )
+        print_header(args.rated_and_casual)
         for level in args.levels:
-            print_row(run_level(level, servers.ports, args.seconds, args.max_moves))
+            for row in run_level(level, servers.ports, args.seconds, args.max_moves, args.rated_and_casual):
+                print_row(row)
             connections.close_all()
+    code = check_ratings() if args.rated_and_casual else 0
     if not args.no_verify:
-        return verify_all()
-    return 0
+        code = verify_all() or code
+    return code
 
 
 if __name__ == "__main__":
