@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db.models import Count, Q
 from django.utils import timezone
 
@@ -25,6 +26,7 @@ RECENT_DAYS = 90  # a leaderboard lists people with a rated match this recent
 TOP = 100
 LAST_MATCHES = 20
 CHART_POINTS = 100  # the rating chart draws at most the last this many rated matches
+RANK_COUNTS_KEY, RANK_COUNTS_SECONDS = "players:rating-counts", 60
 
 
 def rules_name(slug: str) -> str:
@@ -181,7 +183,24 @@ def top(rules: str, now: datetime | None = None) -> list[Row]:
 
 
 def rank_of(rating: Rating, now: datetime | None = None) -> int:
-    return 1 + ranked(rating.rules, now).filter(shown__gt=rating.shown).count()
+    """1 + how many listed people rate higher, from the counts per rating (`rating_counts`)."""
+    return 1 + sum(count for shown, count in rating_counts(rating.rules, now) if shown > rating.shown)
+
+
+def rating_counts(rules: str, now: datetime | None = None) -> list[tuple[int, int]]:
+    """How many listed people have each rating, kept for RANK_COUNTS_SECONDS: counting everyone above a
+    rank far down a board of 100,000 costs more than a page may (bench/leaderboard.py), and a rank
+    outside the top a minute old is exact enough."""
+    key = f"{RANK_COUNTS_KEY}:{rules}"
+    counts = cache.get(key)
+    if counts is None:
+        counts = list(ranked(rules, now).order_by().values("shown").annotate(n=Count("pk")).values_list("shown", "n"))
+        cache.set(key, counts, RANK_COUNTS_SECONDS)
+    return counts
+
+
+def forget_rating_counts() -> None:
+    cache.delete_many([f"{RANK_COUNTS_KEY}:{rules}" for rules in RULE_SETS])
 
 
 def your_place(rules: str, viewer, rows: list[Row], now: datetime | None = None) -> YourPlace | None:
@@ -197,4 +216,7 @@ def your_place(rules: str, viewer, rows: list[Row], now: datetime | None = None)
     if rating.last_rated_at is None or rating.last_rated_at < recent_since(now):
         return YourPlace(rating, None, "not_recent")
     shown_row = next((row for row in rows if row.rating.pk == rating.pk), None)
-    return YourPlace(rating, shown_row.rank if shown_row else rank_of(rating, now), None)
+    if shown_row is not None:
+        return YourPlace(rating, shown_row.rank, None)
+    # Not among the rows shown: below them, whatever the counts of a minute ago say.
+    return YourPlace(rating, max(rank_of(rating, now), len(rows) + 1), None)

@@ -13,6 +13,15 @@ from django.utils import timezone
 
 from games.models import Match, Seat, Table, TableStatus
 from players.models import Outcome, Rating
+from players.reads import forget_rating_counts
+
+
+@pytest.fixture(autouse=True)
+def fresh_rating_counts():
+    """Ranks outside the top come from counts kept a minute in the cache, which outlives a test (Redis)."""
+    forget_rating_counts()
+    yield
+    forget_rating_counts()
 
 
 def finished_table(people, rules="septica", private=False, bots=(), when=None) -> Table:

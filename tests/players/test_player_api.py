@@ -52,3 +52,8 @@ def test_unknown_and_banned_players_are_json_404s(client, alice):
 def test_writing_is_refused_with_json(client, alice):
     response = client.post(reverse("api_player", args=["alice"]))
     assert response.status_code == 405 and "error" in response.json()
+
+
+def test_both_endpoints_are_documented(client):
+    page = client.get(reverse("api_docs")).content.decode().replace("&lt;", "<").replace("&gt;", ">")
+    assert "<code>GET /api/players/<username></code>" in page and "<code>GET /api/leaderboard/<rules></code>" in page
