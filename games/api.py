@@ -141,6 +141,9 @@ def moves(request, table_id: int):
     body = read_json(request)
     if "move" not in body or "seq" not in body:
         raise BadRequest("Send {\"seq\": <moves seen>, \"move\": {...}}.")
+    if isinstance(body["move"], dict) and body["move"].get("type") == "resign":  # the site's, not the engine's
+        actions.resign(table_id, request.user)  # any seq: resigning is not a card move
+        return JsonResponse(table_json(tables_with_seats().get(pk=table_id), request.user))
     match, game = actions.play_move(table_id, request.user, body["seq"], body["move"])
     return JsonResponse(table_json(match.table, request.user, game=game))  # its seats came with the move
 
@@ -161,6 +164,24 @@ def take_seat_back(request, table_id: int):
     return JsonResponse(table_json(tables_with_seats().get(pk=table_id), request.user))
 
 
+@require_http_methods(["POST"])
+@answers_coded_errors
+def abort(request, table_id: int):
+    """Abort alone while the match is young; later, ask everyone at the table."""
+    done = actions.abort(table_id, request.user)
+    return JsonResponse({**table_json(tables_with_seats().get(pk=table_id), request.user), "abort": done})
+
+
+@require_http_methods(["POST"])
+@answers_coded_errors
+def answer_abort(request, table_id: int):
+    body = read_json(request)
+    if "accept" not in body:
+        raise BadRequest("Send {\"accept\": true} or {\"accept\": false}.", code="bad_accept")
+    done = actions.answer_abort(table_id, request.user, body["accept"])
+    return JsonResponse({**table_json(tables_with_seats().get(pk=table_id), request.user), "abort": done})
+
+
 @require_http_methods(["GET"])
 @answers_service_errors
 @login_required_json
@@ -177,5 +198,7 @@ urlpatterns = [
     path("tables/<int:table_id>/moves", moves, name="api_moves"),
     path("tables/<int:table_id>/rematch", rematch, name="api_rematch"),
     path("tables/<int:table_id>/back", take_seat_back, name="api_take_seat_back"),
+    path("tables/<int:table_id>/abort", abort, name="api_abort"),
+    path("tables/<int:table_id>/abort/answer", answer_abort, name="api_answer_abort"),
     path("me/matches", my_matches, name="api_my_matches"),
 ]

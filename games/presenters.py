@@ -14,6 +14,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .bot_names import badge, bot_names
+from .leaving_view import leaving_json, load_reliability, profile_url, seat_reliability
 from .models import Match, Seat, Table, TableStatus
 from .words.summaries import summary_words
 
@@ -42,6 +43,9 @@ def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None) -> dict:
         "you": viewer_id is not None and seat.user_id == viewer_id,
         "reserved": seat.reserved_for_id is not None and seat.user_id is None,
         "reserved_for_you": viewer_id is not None and seat.user_id is None and seat.reserved_for_id == viewer_id,
+        "resigned": seat.resigned,
+        "reliability": seat_reliability(seat) if seat.user_id else None,
+        "profile_url": profile_url(seat.user.username) if seat.user_id and not seat.bot_level else None,
     }
 
 
@@ -108,6 +112,7 @@ def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, ca
 def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -> dict:
     viewer_id = viewer.pk if viewer is not None and viewer.is_authenticated else None
     seats = seats if seats is not None else list(table.seats.all())
+    load_reliability(table, seats)  # once per table state: the rows keep it
     match: Match = table.match
     return {
         "id": table.pk,
@@ -150,6 +155,7 @@ def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) 
     if match.state is not None:
         game = game if game is not None else match.game()
         data["view"] = game.view(data["your_seat"])
+    data.update(leaving_json(table, data, data["view"], viewer))  # may_resign, may_abort, abort_request
     return data
 
 

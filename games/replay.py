@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .engine import IllegalMove, rules_for
+from .leaving_rules import finished_with_resignations, resigned_result, sides_of
 from .models import Match, Move, Table, TableStatus
 
 # The spectator view's keys a replay step keeps: the table's public picture.
@@ -106,15 +107,30 @@ def _check_log(match: Match, moves: list[Move], verdict: Verdict) -> None:
 def _compare(match: Match, table: Table, game, verdict: Verdict) -> None:
     if _plain(game.to_state()) != _plain(match.state):
         verdict.problems.append("the replayed state differs from the stored snapshot")
+    finished = table.status == TableStatus.FINISHED
+    resigned = (match.result or {}).get("resigned") or []
+    if resigned and finished and not game.finished:
+        # Ended by a resignation, which is not a move: the result is the scores as they stood then.
+        _compare_resigned(match, table, game, resigned, verdict)
+        return
     if match.to_move != game.to_move:
         verdict.problems.append(f"the match says seat {match.to_move} is to move, the replay says {game.to_move}")
-    finished = table.status == TableStatus.FINISHED
     if finished != bool(game.finished):
         verdict.problems.append(
             "the replay " + ("has not ended" if finished else "ended") + f" but the table is {table.status}"
         )
-    if _plain(game.result) != _plain(match.result):
-        verdict.problems.append(f"the replayed result {game.result} differs from the stored {match.result}")
+    expected = finished_with_resignations(table.rules, game.result, resigned)  # a free-for-all played out for them
+    if _plain(expected) != _plain(match.result):
+        verdict.problems.append(f"the replayed result {expected} differs from the stored {match.result}")
+
+
+def _compare_resigned(match: Match, table: Table, game, resigned: list[int], verdict: Verdict) -> None:
+    view = game.view(None)
+    expected = resigned_result(view["scores"], resigned, sides_of(view, table.players))
+    if _plain(expected) != _plain(match.result):
+        verdict.problems.append(f"the result of the resignation should be {expected}, not the stored {match.result}")
+    if match.to_move is not None:
+        verdict.problems.append(f"the match ended by a resignation but says seat {match.to_move} is to move")
 
 
 # --- the replay page --------------------------------------------------------------

@@ -61,6 +61,12 @@ def bot_turn(match_id: int, seq: int) -> bool:
 
 
 @shared_task(ignore_result=True, acks_late=True)
+def expire_abort_request(request_id: int) -> bool:
+    """A request to abort a match ran out of time unanswered (games/after_commit/abort_requests.py)."""
+    return actions.expire_abort_request(request_id)
+
+
+@shared_task(ignore_result=True, acks_late=True)
 def turn_deadline(match_id: int, seq: int) -> bool:
     """The person to move at `seq` ran out of time: a bot stands in and plays."""
     if not actions.time_out_turn(match_id, seq):

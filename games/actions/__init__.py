@@ -9,6 +9,7 @@ the tasks and the admin parse input, call one action, and render the answer.
 
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound, ServiceError, TooManyRequests
 from .checks import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE, BotSpec, check_may_play
+from .leaving import abort, answer_abort, expire_abort_request, resign
 from .moves import BotTurn, bot_turn_for, play_bot_turn, play_for_seat, play_move, take_seat_back, time_out_turn
 from .tables import add_bot, create_bot_table, create_table, join_table, leave_table, rematch
 
@@ -17,4 +18,5 @@ __all__ = [
     "NotFound", "ServiceError", "TooManyRequests", "add_bot", "bot_turn_for", "check_may_play", "create_bot_table",
     "create_table", "join_table", "leave_table", "play_bot_turn", "play_for_seat", "play_move", "rematch",
     "take_seat_back", "time_out_turn",
+    "abort", "answer_abort", "expire_abort_request", "resign",
 ]

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from .. import sql
 from ..engine import IllegalMove, rules_for
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
+from ..leaving_rules import finished_with_resignations
 from ..models import Actor, BotLevel, BotStyle, Match, Move, Seat, Table, TableStatus
 from ..presenters import seats_json
 from ..reads import cache_seats
@@ -42,6 +43,8 @@ def play_move(match_id: int, user, seq: Any, move: Any) -> tuple[Match, Any]:
                 raise NotFound(_("There is no such match."))  # what a missing one answers
             raise NotAllowed(_("You have no seat at this table."))
         check_may_play(mine.user)  # as stored now: a socket's user was read when it connected, maybe before a suspension
+        if mine.resigned:
+            raise NotAllowed(_("You resigned this match: a bot plays your seat to the end."), code="resigned")
         played = _apply(match, mine.number, seq, move, actor=Actor.PERSON, user=user, seats=seats)
         if mine.standing_in:  # acting again takes the seat back from the bot
             Seat.objects.filter(table_id=match.pk, number=mine.number).update(standing_in=False)
@@ -109,7 +112,8 @@ def _store(match: Match, table: Table, game, move: Move, seats: list[Seat] | Non
     match.state, match.seq, match.to_move = game.to_state(), old_seq + 1, game.to_move
     match.deadline = deadline_after(table, game)
     if game.finished:
-        match.result, match.finished_at = game.result, timezone.now()
+        resigned = [seat.number for seat in seats or () if seat.resigned]  # a free-for-all a bot played out for them
+        match.result, match.finished_at = finished_with_resignations(table.rules, game.result, resigned), timezone.now()
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
         table.status = TableStatus.FINISHED
     if not sql.log_move_and_store(match, old_seq, move, finished=game.finished):
@@ -137,6 +141,8 @@ def bot_turn_for(match_id: int, seq: int) -> BotTurn | None:
     if seat is None or not (seat.is_bot or seat.standing_in):
         return None
     view = match.game().view(seat.number)
+    if seat.resigned:  # not a timeout: they left fairly, and the bot plays the seat to the end
+        return BotTurn(seat.number, view, BotLevel.MEDIUM, BotStyle.BALANCED, Actor.BOT)
     if seat.is_bot:
         return BotTurn(seat.number, view, seat.bot_level, seat.bot_style, Actor.BOT)
     return BotTurn(seat.number, view, BotLevel.MEDIUM, BotStyle.BALANCED, Actor.TIMEOUT)
@@ -154,7 +160,8 @@ def play_bot_turn(match_id: int, seq: int, seat: int, move: dict, actor: str) ->
         player = next((row for row in seats if row.number == seat), None)
         if player is None:
             raise Seat.DoesNotExist(f"seat {seat} of table {match_id}")
-        still_bots_turn = player.is_bot if actor == Actor.BOT else player.standing_in and not player.is_bot
+        bots_seat = player.is_bot or player.resigned
+        still_bots_turn = bots_seat if actor == Actor.BOT else player.standing_in and not player.is_bot
         if not still_bots_turn:
             return False  # the person took their seat back while the bot thought
         _apply(match, seat, seq, move, actor=actor, user=None, seats=seats)
@@ -193,6 +200,9 @@ def take_seat_back(table_id: int, user) -> Seat:
             if match.table.private:
                 raise NotFound(_("There is no such table."))
             raise NotAllowed(_("You have no seat at this table."))
+        if seat.resigned:
+            raise Conflict(_("You resigned this match: a bot plays your seat to the end, and it cannot be taken back."),
+                           code="resigned")
         if seat.standing_in:
             _end_standing_in(match, seat)
     return seat

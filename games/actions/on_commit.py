@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..after_commit import publish, turns, your_move
+from ..after_commit import abort_requests, publish, turns, your_move
 from ..models import Match, Seat, Table
 
 
@@ -57,3 +57,8 @@ def matches_changed(user_id: int, table_id: int) -> None:
 def turn_changed(match_id: int, seq: int) -> None:
     """Who plays the turn at `seq` changed (a bot took it over, or the person took it back): queue it again."""
     transaction.on_commit(lambda: turns.schedule_reading(match_id, seq))
+
+
+def abort_asked(request_id: int, expires_at, seconds: int) -> None:
+    """A request to abort was made: its expiry is queued for the moment it ends."""
+    transaction.on_commit(lambda: abort_requests.schedule_expiry(request_id, expires_at, seconds))

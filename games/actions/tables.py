@@ -10,6 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from players.reliability import reliability
+
 from ..engine import rules_for
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..models import BotLevel, BotStyle, Match, Seat, Table, TableStatus
@@ -167,6 +169,8 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
             raise Conflict(_("This table has already started."))
         if table.closed:
             raise NotAllowed(_("This table is closed to new players."))
+        if not any(seat.reserved_for_id == user.pk for seat in seats):  # a seat kept for them: they were asked
+            check_reliable_enough(table, user)
         free = next((seat for seat in seats if seat.is_free and seat.reserved_for_id == user.pk), None)
         free = free or next((seat for seat in seats if seat.is_free_for(user)), None)
         if free is None:
@@ -181,6 +185,20 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
         on_commit.lobby_changed()
     return free
 
+
+
+def check_reliable_enough(table: Table, user) -> None:
+    """A table's least reliability to join; a person with no finished match yet may join any table."""
+    if table.min_reliability is None:
+        return
+    percent = reliability(user.pk).percent
+    if percent is not None and percent < table.min_reliability:
+        raise NotAllowed(
+            _("This table asks for a reliability of at least %(least)d%%; yours is %(yours)d%% "
+              "(the share of your last matches you played to the end yourself).")
+            % {"least": table.min_reliability, "yours": percent},
+            code="not_reliable_enough", least=table.min_reliability, yours=percent,
+        )
 
 
 def add_bot(table_id: int, user, *, seat: int | None = None,

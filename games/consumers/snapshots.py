@@ -29,6 +29,7 @@ from django.db.models import QuerySet
 from septica_site.django_private import cache_prefetched, cached_related, forget_related
 
 from ..engine import rules_for
+from ..leaving_view import load_leaving_state
 from ..models import Seat, Table
 from ..reads import cache_seats, tables_with_seats
 from . import loop_reads
@@ -87,6 +88,7 @@ def load_snapshot(table_id: int) -> Snapshot | None:
         if table is None:
             return None
         list(table.seats.all())  # prefetched now, in this thread, never later on the event loop
+    load_leaving_state(table)  # reliability and an open abort request: presenting then reads nothing more
     return Snapshot.of(table, table.match.game() if table.match.state is not None else None)
 
 

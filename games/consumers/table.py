@@ -21,6 +21,7 @@ from septica_site.row_ids import fits_a_row
 
 from .. import actions, presence
 from ..after_commit import publish
+from ..leaving_view import leaving_state_loaded, load_leaving_state
 from ..models import Match
 from ..presenters import table_json
 from . import snapshots
@@ -66,6 +67,7 @@ class TableConsumer(SepticaConsumer):
             return await self.refuse(CLOSE_NOT_FOUND, 404, NO_SUCH_TABLE)
         snapshots.watch(self.table_id)
         self.watching = True
+        await self._load_leaving_state(snapshot)  # before accepting: the first view then goes out at once
         await self.accept()
         await self.send_snapshot(snapshot)
         self.heartbeat = asyncio.create_task(self._keep_present())
@@ -91,6 +93,7 @@ class TableConsumer(SepticaConsumer):
             await self.send_error(404, NO_SUCH_TABLE)
             return await self.close(CLOSE_NOT_FOUND)
         self.seated = snapshot.seated
+        await self._load_leaving_state(snapshot)
         await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented), force)
 
     async def send_view(self, data: dict, force: bool = False) -> None:
@@ -102,6 +105,12 @@ class TableConsumer(SepticaConsumer):
         self.sent, self.sent_seq = data, data["seq"]
         await self.send_json({"type": "view", **data})
         await self._take_presence(data["your_seat"])
+
+    @staticmethod
+    async def _load_leaving_state(snapshot) -> None:
+        """Reliability and the open abort request, read off the loop once per table state."""
+        if snapshot is not None and not leaving_state_loaded(snapshot.table):
+            await db(load_leaving_state)(snapshot.table)
 
     async def match_changed(self, event):
         if not self.watching:
@@ -137,6 +146,11 @@ class TableConsumer(SepticaConsumer):
         # Here, not only on the announcement: a channel layer may lose that.
         if self.credential is not None and not credentials.still_stands(self.credential):
             raise credentials.CredentialEnded
+        if move.get("type") == "resign":  # the site's move, not the engine's: any seq will do
+            actions.resign(self.table_id, self.user)
+            snapshot = snapshots.load_snapshot(self.table_id)
+            load_leaving_state(snapshot.table)
+            return snapshot, table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented)
         match, game = actions.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read

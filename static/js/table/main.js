@@ -3,18 +3,25 @@
 // invite link, taking one's seat back, a table that went away.
 import { createConnection } from "./connection.js";
 import { fmt } from "./render.js";
+import { createLeaving } from "./leaving.js";
 import { openTablePage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
 const esc = window.SepticaCards.escapeHTML;
 const config = JSON.parse($("table-config").textContent);
 const T = config.text;
-const data = JSON.parse($("table-data").textContent);
+const data = asShown(JSON.parse($("table-data").textContent));
+
+// A match a resignation ended is over although its cards are not: show it as any finished match.
+function asShown(next) {
+  if (!next || next.status !== "finished" || !next.view || next.view.finished) return next;
+  return Object.assign({}, next, { view: Object.assign({}, next.view, { finished: true, result: next.result, to_move: null, legal_moves: [] }) });
+}
 let gone = false;
 
 const connection = createConnection(config, {
   current: () => table.data,
-  onTable: (next) => table.render(next),
+  onTable: (next) => table.render(asShown(next)),
   onPresence: showPresence,
   onOnline: showOnline,
   onGone: showGone,
@@ -27,7 +34,7 @@ const connection = createConnection(config, {
 async function move(played) {
   const answer = await connection.sendMove(played);
   if (answer.status === 200) {
-    table.render(answer.json);
+    table.render(asShown(answer.json));
     return { ok: true };
   }
   if (answer.status === 400) return { ok: false, error: answer.json.error };
@@ -49,7 +56,7 @@ async function action(name, body) {
   const withInvite = config.invite ? Object.assign({ invite: config.invite }, body) : body;
   const { status, json } = await connection.post(`/${name}`, withInvite);
   if (status !== 200) return { ok: false, error: json.error };
-  if (json && json.id === table.data.id && json.seats) table.render(json);
+  if (json && json.id === table.data.id && json.seats) table.render(asShown(json));
   else await connection.refresh();
   return { ok: true };
 }
@@ -77,7 +84,7 @@ $("take-back").addEventListener("click", async () => {
   button.disabled = true;
   const { status, json } = await connection.post("/back", {});
   button.disabled = false;
-  if (status === 200) table.render(json);
+  if (status === 200) table.render(asShown(json));
   else table.toast(json.error || T.network);
 });
 
@@ -116,11 +123,21 @@ const table = openTablePage(data, config, {
   action,
   rematch: config.logged_in ? rematch : null,
   links: { replayUrl: config.replay_url, matchesUrl: config.matches_url },
-  changed: () => connection.schedulePoll(),
+  changed: (before, after) => {
+    connection.schedulePoll();
+    leaving.update(after);
+  },
 });
+const leaving = createLeaving({
+  post: (suffix, body) => connection.post(suffix, body),
+  render: (next) => table.render(asShown(next)),
+  toast: (message) => table.toast(message),
+  current: () => table.data,
+});
+leaving.update(table.data);
 
 window.septicaTable = {
-  render: (next) => table.render(next),
+  render: (next) => table.render(asShown(next)),
   refresh: () => connection.refresh(),
   get data() {
     return table.data;

@@ -74,7 +74,18 @@ export function createTableView(data, options) {
       const badge = info.bot && info.bot.badge ? info.bot.badge : T.bot;
       badges.push(`<span class="badge badge--bot" title="${esc(badge)}">${esc(badge)}</span>`);
     }
-    if (info.standing_in && data.status === "playing" && !v.finished) badges.push(`<span class="badge badge--warn">${esc(T.standing_in)}</span>`);
+    const playing = data.status === "playing" && !v.finished;
+    if (info.resigned) {
+      const why = gettext("resigned: a bot plays the seat to the end");
+      badges.push(`<span class="badge badge--quiet" title="${esc(why)}">${esc(gettext("resigned"))}<span class="visually-hidden">, ${esc(why)}</span></span>`);
+    } else if (info.standing_in && playing) {
+      const why = info.you ? gettext("the result stays yours") : gettext("a bot plays for them; the result stays theirs");
+      badges.push(`<span class="badge badge--warn" title="${esc(why)}">${esc(T.standing_in)}<span class="visually-hidden">: ${esc(why)}</span></span>`);
+    }
+    if (info.kind === "person" && info.reliability !== null && info.reliability !== undefined) {
+      const words = interpolate(gettext("reliable %(n)s%%"), { n: info.reliability }, true);
+      badges.push(`<span class="badge badge--quiet seat__reliability" title="${esc(words)}"><span aria-hidden="true">${esc(String(info.reliability))}%</span><span class="visually-hidden">${esc(words)}</span></span>`);
+    }
     if (v.dealer === seat) badges.push(`<span class="badge badge--quiet">${esc(T.dealer)}</span>`);
     return badges.join("");
   }
@@ -108,7 +119,10 @@ export function createTableView(data, options) {
     const dot = here ? `<span class="presence-dot" title="${esc(present)}"><span class="visually-hidden">${esc(present)}</span></span>` : "";
     return (
       `<li class="${classes.join(" ")}" data-seat="${seat}"><span class="seat__head">${dot}` +
-      `<span class="seat__name${info.you ? " visually-hidden" : ""}" title="${esc(name)}">${esc(name)}</span>${seatBadges(seat, info, v)}</span>` +
+      (info.profile_url && !info.you
+        ? `<a class="seat__name" href="${esc(info.profile_url)}" title="${esc(name)}">${esc(name)}</a>`
+        : `<span class="seat__name${info.you ? " visually-hidden" : ""}" title="${esc(name)}">${esc(name)}</span>`) +
+      `${seatBadges(seat, info, v)}</span>` +
       `<span class="seat__meta">${meta.join("")}</span>${turnLine}</li>`
     );
   }
@@ -445,7 +459,7 @@ export function createTableView(data, options) {
   function renderAbortNote() {
     const note = $("abort-note");
     note.hidden = data.status !== "aborted" || !data.abort_reason;
-    if (!note.hidden) note.textContent = fmt(note.dataset.text, { reason: data.abort_reason });
+    if (!note.hidden) note.textContent = data.abort_by === "players" ? data.abort_reason : fmt(note.dataset.text, { reason: data.abort_reason });
   }
   function renderStandIn() {
     const seat = data.your_seat;

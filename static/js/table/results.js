@@ -230,6 +230,11 @@ export function showMatchResult(dialog, data, view, T, { onRematch = null, repla
   const teams = [...new Set(winners.map((seat) => teamOf(view, seat)).filter((team) => team !== null))];
   let body = `<p class="result-verdict" id="result-verdict">${teams.map((team) => teamChip(team, T)).join(" ")} ${esc(verdict.text)}</p>`;
   if (verdict.yours) body += `<p class="result-yours">${esc(verdict.yours)}</p>`;
+  const resigned = (view.result && view.result.resigned) || [];
+  if (resigned.length) {
+    const names = inWords(resigned.map((seat) => seatName(data, seat, T)), T);
+    body += `<p class="result-resigned">${esc(interpolate(ngettext("%(names)s resigned.", "%(names)s resigned.", resigned.length), { names }, true))}</p>`;
+  }
   body += `<h3 class="result-subtitle">${esc(T.final_scores)}</h3>` + matchTable(data, view, T, { winners }) + goalHTML(view, T);
   if (showsLastDeal(view)) {
     body += `<h3 class="result-subtitle">${esc(T.last_deal)} (${esc(fmt(T.deal_n, { n: view.last_deal.deal + 1 }))})</h3>`;
