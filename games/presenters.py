@@ -126,6 +126,7 @@ def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -
         "min_reliability": table.min_reliability,
         "status": table.status,
         "created_by": table.created_by.shown_name,
+        "rematch_of": table.rematch_of_id,  # None at a new table: a seat kept there is a challenge
         "created_at": table.created_at.isoformat(),
         "seats": seats_json(seats, viewer_id),
         "seats_taken": sum(not seat.is_free for seat in seats),

@@ -16,10 +16,11 @@ WIDTH, HEIGHT, PAD = 320, 96, 6
 def points_of(values: list[int]) -> list[tuple[float, float]]:
     """Each value as a point of the drawing: evenly spaced, the highest at the top."""
     low, high = min(values), max(values)
-    span = (high - low) or 1
     step = (WIDTH - 2 * PAD) / max(1, len(values) - 1)
+    if high == low:  # an unchanged rating: a level line across the middle
+        return [(round(PAD + index * step, 1), HEIGHT / 2) for index in range(len(values))]
     return [
-        (round(PAD + index * step, 1), round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / span, 1))
+        (round(PAD + index * step, 1), round(HEIGHT - PAD - (value - low) * (HEIGHT - 2 * PAD) / (high - low), 1))
         for index, value in enumerate(values)
     ]
 

@@ -336,6 +336,7 @@ def script_config(request, api: str) -> dict:
             "to_move": _("%(name)s to move"),
             "time_left": _("%(time)s left"),
             "asks_rematch": _("%(name)s asks for a rematch"),
+            "challenges_you": _("%(name)s challenges you"),
             "new_table": _("New table: %(rules)s"),
             "play": _("Play"),
             "called_off": _("Called off"),

@@ -171,7 +171,7 @@
       el("div", { class: "table-card__actions" }, actions(name, t)));
 
     const invitation = (t) => el("li", { class: "table-card table-card--invite", "data-table": t.id },
-      el("div", { class: "table-card__head" }, el("h3", { class: "table-card__rules" }, fmt(W.asks_rematch, { name: t.created_by }))),
+      el("div", { class: "table-card__head" }, el("h3", { class: "table-card__rules" }, fmt(t.rematch_of === null ? W.challenges_you : W.asks_rematch, { name: t.created_by }))),
       el("p", { class: "table-card__options" }, `${t.words.rules} · ${t.words.options} · ${t.words.rated} · ${perMove(t)}`),
       el("div", { class: "table-card__actions" },
         postForm(urlFor("join", t.id), W.join, `join-${t.id}`, { primary: true, fields: { next: location.pathname } })));

@@ -80,3 +80,14 @@ def test_the_action_refuses_bad_challenges_with_codes(alice, bob, make_user):
             actions.create_table(alice, rules="septica", players=3, options={}, reserve_for=challenged, **extra)
         assert refused.value.extra["code"] == code
     assert not Table.objects.exists()
+
+
+def test_my_matches_says_a_challenge_is_one_and_a_rematch_is_one(client, alice, bob):
+    actions.create_table(alice, rules="septica", players=2, options={}, reserve_for=bob)
+    client.force_login(bob)
+
+    html = client.get(reverse("my_matches")).content.decode()
+    invitations = client.get(reverse("api_my_matches")).json()["invitations"]
+
+    assert "<h3 class=\"table-card__rules\">Alice challenges you</h3>" in html and "Alice asks for a rematch" not in html
+    assert [invitation["rematch_of"] for invitation in invitations] == [None]

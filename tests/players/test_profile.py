@@ -158,3 +158,11 @@ def test_the_profile_reads_in_a_few_queries_whatever_the_matches(client, alice, 
     rating(alice)
     with django_assert_max_num_queries(14):
         page(client, "alice")
+
+
+def test_the_chart_puts_the_highest_at_the_top_and_a_single_match_level_across_the_middle():
+    from players.chart import HEIGHT, points_of, rating_chart
+
+    assert [y for _x, y in points_of([1000, 1100, 1050])] == [HEIGHT - 6, 6, HEIGHT / 2]
+    assert {y for _x, y in points_of([1040, 1040])} == {HEIGHT / 2}
+    assert "1040" in rating_chart([1040], "c", "t") and rating_chart([], "c", "t") == ""

@@ -25,8 +25,8 @@ def test_profile_leaderboard_and_fairness_pages_are_all_in_romanian(client, alic
         reverse("player", args=["alice"]), reverse("player", args=["bob"]),
         reverse("leaderboard", args=["septica"]), reverse("leaderboard", args=["familie"]),
         reverse("how_ratings_work"), f'{reverse("create_table")}?challenge=alice',
-        f'{reverse("create_table")}?challenge=bob', reverse("api_docs"),
-    ])
+        f'{reverse("create_table")}?challenge=bob',
+    ])  # /api/docs/, with this part's endpoints, is tests/languages/test_pages_in_romanian.py's
 
 
 def test_outside_the_top_and_not_listed_are_said_in_romanian(client, alice, bob):
@@ -39,3 +39,11 @@ def test_outside_the_top_and_not_listed_are_said_in_romanian(client, alice, bob)
 def test_a_missing_player_is_refused_in_romanian(client):
     answer = client.get(reverse("api_player", args=["nobody"]), HTTP_ACCEPT_LANGUAGE="ro").json()
     assert answer == {"error": "Nu există acest jucător.", "code": "no_such_player"}
+
+
+def test_a_challenge_in_my_matches_is_said_in_romanian(client, alice, bob):
+    from games import actions
+
+    actions.create_table(alice, rules="septica", players=2, options={}, reserve_for=bob)
+    client.force_login(bob)
+    assert_all_romanian(client, [reverse("my_matches")])
