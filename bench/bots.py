@@ -14,6 +14,24 @@ CPU seconds, over decisions with more than one legal move.
 
 Targets: each level beats the one below at least 60% of the time, Beginner
 beats random, and Expert decides in under 500 ms at p95.
+
+    .venv/bin/python bench/bots.py --ratings           # the published ratings, ~10 minutes
+    .venv/bin/python bench/bots.py --ratings --quick   # a rough look, under 2 minutes
+
+`--ratings` plays whole two-player matches (what the site rates: septica best
+of three, familie one deal, americana to 101) of each rule set in a round robin
+among the three bot levels (the site's default style, balanced) and three
+people-like players: "random" picks any legal move, "high" plays its highest
+card whenever it may play one (and any other move otherwise), "low" its lowest;
+Beginner itself is the careless player who now and then plays any legal move.
+Every pairing plays the same decks twice with the seats swapped. Every
+participant starts from a fresh rating (players/skill.py: mu 25, sigma 25/3,
+shown 1000, as a newcomer does on the site) and the matches are rated one by
+one in a fixed order with players.skill.rate, the function the site rates
+people with, so the figure is what a person who did as well against that field
+would be shown after as many rated matches. Prints, per rule set and
+participant, the matches, mu, sigma and the shown number; players/bot_ratings.py
+keeps the published ones.
 """
 
 from __future__ import annotations
@@ -32,6 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import rules_for  # noqa: E402 - needs the repo root on sys.path first
 from games.engine.bots import DEFAULT_BUDGET_MS, choose_move  # noqa: E402
+from games.engine.cards import RANKS  # noqa: E402
+from players.skill import Skill, rate  # noqa: E402
 
 GAMES = ("septica", "americana")
 PAIRINGS = (("beginner", "random"), ("medium", "beginner"), ("expert", "medium"))
@@ -103,9 +123,18 @@ def main() -> None:
         "--budget-ms", type=float, default=DEFAULT_BUDGET_MS, help="the expert's time budget per decision"
     )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--rules", choices=GAMES, action="append", help="only this rule set (repeatable)")
+    parser.add_argument("--rules", choices=("septica", "familie", "americana"), action="append",
+                        help="only this rule set (repeatable; familie with --ratings only)")
     parser.add_argument("--quick", action="store_true", help="100 and 20 deals: a rough look")
+    parser.add_argument("--ratings", action="store_true", help="rate whole matches instead (see above)")
+    parser.add_argument("--decks", type=int, default=3, help="--ratings: decks per pairing, each played twice")
+    parser.add_argument("--rounds", type=int, help="--ratings: the expert samples this many deals, not a time budget")
     args = parser.parse_args()
+    if args.ratings:
+        ratings_main(args)
+        return
+    if set(args.rules or ()) - set(GAMES):
+        parser.error("the deal win rates are for septica and americana; familie is rated with --ratings")
     if args.quick:
         args.deals, args.expert_deals = 100, 20
     games = tuple(args.rules or GAMES)
@@ -152,6 +181,127 @@ def report(results, times, games, elapsed, args) -> None:
         )
     print(f"{elapsed:.0f} s with {args.workers} workers, expert budget {args.budget_ms:.0f} ms")
     # other work on the machine takes time from time-budgeted decisions: say how busy it was
+    print(f"load average at the end (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")
+
+
+# --- Ratings: whole matches rated as the site rates people ---------------------------------------------
+
+RATING_RULES = ("septica", "familie", "americana")
+PEOPLE_LIKE = ("random", "low", "high")
+PARTICIPANTS = (*PEOPLE_LIKE, "beginner", "medium", "expert")
+BOT_STYLE = "balanced"  # what the site seats when nobody picks a style
+MOVE_CAP = 5000  # a match this long counts as drawn (none has come near it)
+CARD_ORDER = {rank: i for i, rank in enumerate(RANKS)} | {"X": len(RANKS)}  # jokers above aces
+
+
+def people_like_move(kind: str, moves: list[dict], rng: random.Random) -> dict:
+    """A move as a naive person might make it: any legal one, or always the highest (lowest) card that may go."""
+    plays = [move for move in moves if move["type"] == "play"]
+    if kind == "random" or not plays:
+        return rng.choice(moves)
+    pick = max if kind == "high" else min
+    return pick(plays, key=lambda move: CARD_ORDER[move["card"][0]])
+
+
+def places_of(rules: str, result: dict, players: int) -> list[int]:
+    """Each seat's place (1 the best, ties share): the winners first, then by score (americana: fewer penalties)."""
+    lower_better = rules == "americana"
+    winners = set(result.get("winners") or ())
+
+    def standing(seat: int) -> tuple:
+        score = result["scores"][seat]
+        return (seat not in winners, score if lower_better else -score)
+
+    keys = [standing(seat) for seat in range(players)]
+    return [1 + sum(other < keys[seat] for other in keys) for seat in range(players)]
+
+
+def rating_jobs(rules_sets, participants, decks: int, budget_ms, rounds, players: int = 2) -> list[tuple]:
+    """Every match of the round robin, in the order they are rated: deck by deck, pairing by pairing,
+    both seatings of one deck together."""
+    out = []
+    pairings = [(a, b) for i, a in enumerate(participants) for b in participants[i + 1:]]
+    for rules in rules_sets:
+        for deck in range(decks):
+            for first, second in pairings:
+                seed = 50_000 + deck
+                for seating in ((first, second), (second, first)):
+                    out.append((len(out), rules, seating, seed, budget_ms, rounds))
+    return out
+
+
+def play_match(job: tuple) -> tuple:
+    """One whole match: (index, rules, who sits in each seat, seed, budget, rounds) -> (index, places, moves)."""
+    index, rules, seating, seed, budget_ms, rounds = job
+    game = rules_for(rules).new_game(players=len(seating), seed=seed)
+    rng = random.Random(f"{index}:{seed}")
+    moves = 0
+    while not game.finished and moves < MOVE_CAP:
+        view = game.view(game.to_move)
+        kind = seating[game.to_move]
+        if kind in PEOPLE_LIKE:
+            move = people_like_move(kind, view["legal_moves"], rng)
+        else:
+            budget = None if rounds else budget_ms
+            move = choose_move(view, kind, BOT_STYLE, rng, budget_ms=budget, rounds=rounds)
+        game = game.play(move)
+        moves += 1
+    places = places_of(rules, game.result, len(seating)) if game.finished else [1] * len(seating)
+    return index, places, moves
+
+
+def rate_matches(jobs: list[tuple], outcomes: dict[int, list[int]]) -> dict[tuple[str, str], tuple[Skill, int]]:
+    """Everybody's (skill, matches) per (rules, participant), from a fresh Skill, the matches rated in job order."""
+    skills: dict[tuple[str, str], Skill] = {}
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    for index, rules, seating, *_ in jobs:
+        keys = [(rules, kind) for kind in seating]
+        before = [[skills.get(key, Skill())] for key in keys]
+        after = rate(before, outcomes[index])
+        for key, (skill,) in zip(keys, after, strict=True):
+            skills[key] = skill
+            counts[key] += 1
+    return {key: (skill, counts[key]) for key, skill in skills.items()}
+
+
+def run_ratings(rules_sets, participants, decks: int, budget_ms, rounds, workers: int) -> dict:
+    work = rating_jobs(rules_sets, participants, decks, budget_ms, rounds)
+    outcomes: dict[int, list[int]] = {}
+    # the expert's matches first, so the workers finish together
+    ordered = sorted(work, key=lambda job: "expert" not in job[2])
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            for index, places, _moves in pool.imap_unordered(play_match, ordered, chunksize=1):
+                outcomes[index] = places
+    else:
+        for job in ordered:
+            index, places, _moves = play_match(job)
+            outcomes[index] = places
+    return rate_matches(work, outcomes)
+
+
+def ratings_main(args) -> None:
+    if args.quick:
+        args.decks = 1
+        args.budget_ms = min(args.budget_ms, 100.0)
+    rules_sets = tuple(args.rules or RATING_RULES)
+    started = time.perf_counter()
+    ratings = run_ratings(rules_sets, PARTICIPANTS, args.decks, args.budget_ms, args.rounds, args.workers)
+    elapsed = time.perf_counter() - started
+    print(f"{'rules':<10} {'participant':<11} {'matches':>7} {'mu':>7} {'sigma':>6} {'shown':>6}")
+    for rules in rules_sets:
+        rows = sorted(((key[1], *value) for key, value in ratings.items() if key[0] == rules), key=lambda r: -r[1].shown)
+        for kind, skill, matches in rows:
+            print(f"{rules:<10} {kind:<11} {matches:>7} {skill.mu:>7.2f} {skill.sigma:>6.2f} {skill.shown:>6}")
+    print()
+    print("BOT_RATINGS = {")
+    for rules in rules_sets:
+        figures = ", ".join(f'("{rules}", "{level}"): {ratings[rules, level][0].shown}'
+                            for level in ("beginner", "medium", "expert"))
+        print(f"    {figures},")
+    print("}")
+    thinking = f"{args.rounds} sampled deals a decision" if args.rounds else f"budget {args.budget_ms:.0f} ms"
+    print(f"{elapsed:.0f} s with {args.workers} workers, {args.decks} decks a pairing, the expert's {thinking}")
     print(f"load average at the end (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 

@@ -62,11 +62,24 @@ def bot_names(table_id: int, bot_seats: Iterable[int], person_names: Iterable[st
     return names
 
 
-def badge(level: str, style: str, both: str) -> str:
+def badge(level: str, style: str, both: str, rated: str | None = None) -> str:
     """A bot's level and style as one short label, the level first ("Expert, aggressive").
 
     `both` is the translated "%(level)s, %(style)s"; a style worded like the
-    level ("Expert, Expert") leaves the level alone."""
+    level ("Expert, Expert") leaves the level alone. `rated`, the level with its
+    published rating (`rated_level`), stands in the level's place, first, so a
+    narrow seat that cuts the badge short cuts the style before the number."""
+    shown = rated or level
     if folded(style) == folded(level):
+        return shown
+    return both % {"level": shown, "style": style.lower()}
+
+
+def rated_level(level: str, rating: int | None, worded: str) -> str:
+    """The level with its published rating ("Expert ≈ 1700"), as the issue words it.
+
+    `worded` is the translated "%(level)s ≈ %(rating)s"; without a published
+    rating (a rule set not measured yet) the level stays as it is."""
+    if rating is None:
         return level
-    return both % {"level": level, "style": style.lower()}
+    return worded % {"level": level, "rating": rating}

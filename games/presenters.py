@@ -13,21 +13,27 @@ from django.urls import get_script_prefix, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .bot_names import badge, bot_names
+from players.bot_ratings import published_rating
+
+from .bot_names import badge, bot_names, rated_level
 from .leaving_view import leaving_json, load_reliability, profile_url, seat_reliability
 from .models import Match, Seat, Table, TableStatus
 from .words.summaries import summary_words
 
 
-def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None) -> dict:
+def seat_json(seat: Seat, viewer_id: int | None, bot_name: str | None, *, rules: str | None = None) -> dict:
     """One seat as the viewer sees it; `bot_name` is a bot seat's first name, from
-    `bot_names_of` over all the table's seats (`seats_json` does both at once)."""
+    `bot_names_of` over all the table's seats (`seats_json` does both at once);
+    `rules`, the table's rule set, puts a bot's published rating in its badge."""
     bot = None
     if seat.bot_level:
         name = bot_name
+        rating = published_rating(rules, seat.bot_level) if rules else None
+        level = seat.get_bot_level_display()
+        rated = rated_level(level, rating, _("%(level)s ≈ %(rating)s"))
         kind, bot = "bot", {
             "level": seat.bot_level, "style": seat.bot_style, "name": name,
-            "badge": badge(seat.get_bot_level_display(), seat.get_bot_style_display(), _("%(level)s, %(style)s")),
+            "badge": badge(level, seat.get_bot_style_display(), _("%(level)s, %(style)s"), rated), "rating": rating,
         }
     elif seat.user_id:
         kind, name = "person", seat.user.shown_name
@@ -61,9 +67,9 @@ def bot_names_of(seats) -> dict[int, str]:
     )
 
 
-def seats_json(seats: list[Seat], viewer_id: int | None) -> list[dict]:
+def seats_json(seats: list[Seat], viewer_id: int | None, *, rules: str | None = None) -> list[dict]:
     names = bot_names_of(seats)
-    return [seat_json(seat, viewer_id, names.get(seat.number)) for seat in seats]
+    return [seat_json(seat, viewer_id, names.get(seat.number), rules=rules) for seat in seats]
 
 
 def table_url(table_id: int) -> str:
@@ -96,7 +102,8 @@ def table_summary(table: Table, viewer=None, seats: list[Seat] | None = None, ca
     if viewer_id is not None:
         rows = seats if seats is not None else list(table.seats.all())
         summary["seats"] = [
-            seat_json(row, viewer_id, shown["name"]) if viewer_id in (row.user_id, row.reserved_for_id) else shown
+            seat_json(row, viewer_id, shown["name"], rules=table.rules)
+            if viewer_id in (row.user_id, row.reserved_for_id) else shown
             for row, shown in zip(rows, shared["seats"], strict=True)
         ]
         summary["your_seat"] = next((row.number for row in rows if row.user_id == viewer_id), None)
@@ -128,7 +135,7 @@ def _table_summary(table: Table, viewer=None, seats: list[Seat] | None = None) -
         "created_by": table.created_by.shown_name,
         "rematch_of": table.rematch_of_id,  # None at a new table: a seat kept there is a challenge
         "created_at": table.created_at.isoformat(),
-        "seats": seats_json(seats, viewer_id),
+        "seats": seats_json(seats, viewer_id, rules=table.rules),
         "seats_taken": sum(not seat.is_free for seat in seats),
         "seq": match.seq,
         "to_move": match.to_move,

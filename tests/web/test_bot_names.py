@@ -12,6 +12,7 @@ from games.bot_names import FIRST_NAMES, bot_names, names_in_order
 from games.models import BotLevel, BotStyle, Match, Table, TableStatus
 from games.presenters import table_json, table_summary
 from games.reads import tables_with_seats
+from players.bot_ratings import published_rating
 
 pytestmark = pytest.mark.django_db
 
@@ -109,11 +110,11 @@ def test_names_depend_on_the_table_so_two_tables_do_not_read_the_same():
     assert len(orders) > 10
 
 
-BADGES = {
-    ("expert", "aggressive"): "Expert, aggressive",
-    ("expert", "expert"): "Expert",
-    ("beginner", "team"): "Beginner, team player",
-    ("medium", "balanced"): "Medium, balanced",
+BADGES = {  # the level's published rating (players/bot_ratings.py) beside it
+    ("expert", "aggressive"): "Expert ≈ {rating}, aggressive",
+    ("expert", "expert"): "Expert ≈ {rating}",
+    ("beginner", "team"): "Beginner ≈ {rating}, team player",
+    ("medium", "balanced"): "Medium ≈ {rating}, balanced",
 }
 
 
@@ -123,7 +124,9 @@ def test_the_badge_says_the_level_first_and_never_the_same_word_twice(client, al
 
     bot = api_seats(client, table)[1]["bot"]
 
-    assert bot == {"level": level, "style": style, "name": bot["name"], "badge": BADGES[level, style]}
+    rating = published_rating("septica", level)
+    assert bot == {"level": level, "style": style, "name": bot["name"], "rating": rating,
+                   "badge": BADGES[level, style].format(rating=rating)}
 
 
 def test_the_badge_reads_in_romanian_too(alice):
@@ -136,7 +139,8 @@ def test_the_badge_reads_in_romanian_too(alice):
     with translation.override("ro"):
         expert, aggressive = str(BotLevel.EXPERT.label), str(BotStyle.AGGRESSIVE.label)
     assert expert != "Expert" or aggressive != "Aggressive"  # the labels are translated
-    assert badges == [expert, f"{expert}, {aggressive.lower()}"]
+    rating = published_rating("septica", "expert")
+    assert badges == [f"{expert} ≈ {rating}", f"{expert} ≈ {rating}, {aggressive.lower()}"]
 
 
 def test_a_bot_standing_in_for_a_person_keeps_the_persons_name(client, alice, bob):

@@ -14,6 +14,7 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from games.models import Match, Move, Table, TableStatus
+from players.bot_ratings import published_rating
 from tests.play import HiddenCardWatch, fix_deck, pick_move, start_table
 
 pytestmark = pytest.mark.django_db
@@ -80,8 +81,9 @@ def test_creating_a_table_seats_the_creator_and_the_bots(as_alice):
     kinds = [(seat["seat"], seat["kind"]) for seat in table["seats"]]
     assert kinds == [(0, "person"), (1, "free"), (2, "bot")]
     assert table["seats"][0]["you"] is True
+    rating = published_rating("septica", "expert")
     assert table["seats"][2]["bot"] == {"level": "expert", "style": "aggressive", "name": table["seats"][2]["name"],
-                                        "badge": "Expert, aggressive"}
+                                        "badge": f"Expert ≈ {rating}, aggressive", "rating": rating}
     assert len(table["seed_sha256"]) == 64 and "seed" not in table
     assert table["view"] is None
 
