@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 WIDTH, HEIGHT, PAD = 320, 96, 6
 
@@ -26,8 +26,10 @@ def points_of(values: list[int]) -> list[tuple[float, float]]:
 
 
 def described(values: list[int]) -> str:
-    return _("Rating after each of the last %(count)d rated matches: from %(first)d to %(last)d; "
-             "lowest %(low)d, highest %(high)d.") % {
+    return ngettext(
+        "Rating after the last rated match: %(last)d.",
+        "Rating after each of the last %(count)d rated matches: from %(first)d to %(last)d; "
+        "lowest %(low)d, highest %(high)d.", len(values)) % {
         "count": len(values), "first": values[0], "last": values[-1], "low": min(values), "high": max(values)}
 
 
