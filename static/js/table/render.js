@@ -83,7 +83,7 @@ export function createTableView(data, options) {
       badges.push(`<span class="badge badge--warn" title="${esc(why)}">${esc(T.standing_in)}<span class="visually-hidden">: ${esc(why)}</span></span>`);
     }
     if (info.kind === "person" && info.reliability !== null && info.reliability !== undefined) {
-      const words = interpolate(gettext("reliable %(n)s%%"), { n: info.reliability }, true);
+      const words = interpolate(gettext("reliable %(percent)s"), { percent: `${info.reliability}%` }, true);
       badges.push(`<span class="badge badge--quiet seat__reliability" title="${esc(words)}"><span aria-hidden="true">${esc(String(info.reliability))}%</span><span class="visually-hidden">${esc(words)}</span></span>`);
     }
     if (v.dealer === seat) badges.push(`<span class="badge badge--quiet">${esc(T.dealer)}</span>`);
