@@ -13,7 +13,8 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from .models import Outcome, Rating
@@ -36,7 +37,9 @@ def rules_name(slug: str) -> str:
 # --- people ---------------------------------------------------------------------------
 def person(username: str, viewer=None):
     """The person with this username (any case), or None; a banned person exists only for staff."""
-    found = get_user_model().objects.filter(username__iexact=username, is_active=True).first()
+    # lower() = lower() walks the index of accounts' unique Lower("username") (iexact would read every row).
+    people = get_user_model().objects.alias(username_lower=Lower("username"))
+    found = next(iter(people.filter(username_lower=Lower(Value(username)), is_active=True)[:1]), None)
     if found is None or (found.banned and not (viewer is not None and viewer.is_staff)):
         return None
     return found
