@@ -132,6 +132,7 @@ def replay_page(request, table_id: int):
     moves = replay.logged_moves(table.match)
     data = table_json(table, request.user)
     names, said = seat_names(data), move_words()
+    profile_urls = [seat.get("profile_url") for seat in data["seats"]]
     return render(
         request,
         "games/replay.html",
@@ -151,8 +152,8 @@ def replay_page(request, table_id: int):
                 }
                 for move in moves
             ],
-            "final": final_scores(data["result"], names, [seat.get("profile_url") for seat in data["seats"]]),
-            "replay": {**replay_data(table, moves), "names": names, "words": words()},
+            "final": final_scores(data["result"], names, profile_urls),
+            "replay": {**replay_data(table, moves), "names": names, "profile_urls": profile_urls, "words": words()},
             "invite": request.GET.get("invite") if table.private else None,
         },
     )

@@ -80,7 +80,13 @@
     panel.dataset.seat = seat;
     if (step.to_move === seat) panel.classList.add("to-move");
     if (step.seq > 0 && step.seat === seat) panel.classList.add("just-moved");
-    const title = el("h3", null, names[seat]);
+    const title = el("h3");
+    const profile = (data.profile_urls || [])[seat];  // a person's name opens their profile; bots have none
+    if (profile) {
+      const link = el("a", null, names[seat]);
+      link.href = profile;
+      title.append(link);
+    } else title.textContent = names[seat];
     if (step.to_move === seat) title.append(" ", el("span", "badge", words.to_move));
     panel.append(title, cardList(step.hands[seat]));
     const facts = el("p", "muted");

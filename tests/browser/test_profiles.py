@@ -127,3 +127,17 @@ def test_names_in_the_lobby_open_profiles_and_bots_have_none(live_server, new_co
     assert card.locator(".seat--bot a").count() == 0
     card.get_by_role("link", name="Alice").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Alice")
+
+
+def test_names_in_a_replay_open_profiles(live_server, new_context, alice, bob):
+    from tests.play import finished_match
+
+    match = finished_match(alice, [bob], options={"match": "points-8"})
+    page = new_context(**SIZES["phone"]).new_page()
+    page.goto(live_server.url + reverse("replay", args=[match.pk]))
+
+    expect(page.locator(".replay-seat h3 a").first).to_have_attribute("href", reverse("player", args=["alice"]))
+    expect(page.locator(".replay-result").get_by_role("link", name="Bob")).to_have_attribute(
+        "href", reverse("player", args=["bob"]))
+    page.locator(".replay-seat h3").get_by_role("link", name="Bob").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Bob")
