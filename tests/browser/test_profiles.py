@@ -23,6 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SIZES = {
     "phone": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True},
     "desktop": {"viewport": {"width": 1280, "height": 800}},
+    "phone, dark": {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+                    "color_scheme": "dark"},
 }
 
 OFF_SCREEN = """() => {
