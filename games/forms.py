@@ -252,8 +252,10 @@ class CreateTableForm(forms.Form):
             if data.get(seat_field(number)) == "bot"
         ]
 
-    def create(self, user):
-        """The new table, or None with the service's (engine's) reason added to the form."""
+    def create(self, user, reserve_for=None):
+        """The new table, or None with the service's (engine's) reason added to the form.
+
+        `reserve_for`: a person challenged, for whom seat 2 is kept."""
         data = self.cleaned_data
         try:
             return actions.create_table(
@@ -266,6 +268,7 @@ class CreateTableForm(forms.Form):
                 bots=self.bots(),
                 rated=data["rated"],
                 min_reliability=data.get("min_reliability"),
+                reserve_for=reserve_for,
             )
         except actions.ServiceError as refusal:
             self.add_error(None, refusal.message)

@@ -13,7 +13,7 @@ import threading
 import time
 from functools import lru_cache
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import get_script_prefix, reverse
 from django.utils import timezone
 
 from players.reliability import reliabilities
@@ -82,27 +82,24 @@ def _percents(user_ids: set[int]) -> dict[int, int | None]:
     return {**found, **read}
 
 
-def forget_reliability(user_ids) -> None:
-    """This process reads them again next time (a test, or a match that just ended here)."""
+def forget_reliabilities() -> None:
+    """This process reads everyone's again (between tests: user ids come back after a rollback)."""
     with _recent_lock:
-        for user_id in user_ids:
-            _recent.pop(user_id, None)
+        _recent.clear()
 
 
 def seat_reliability(seat: Seat) -> int | None:
     return seat.__dict__.get(_RELIABILITY_KEY)
 
 
-def profile_url(username: str) -> str | None:
-    return _profile_url(username)
+def profile_url(username: str) -> str:
+    # Every seat of every view carries it: resolved once per name, as table_url is per table.
+    return _profile_url_under(get_script_prefix(), username)
 
 
 @lru_cache(maxsize=4096)
-def _profile_url(username: str) -> str | None:
-    try:
-        return reverse("player", args=[username])
-    except NoReverseMatch:  # the profiles app not routed (yet)
-        return None
+def _profile_url_under(prefix: str, username: str) -> str:
+    return reverse("player", args=[username])
 
 
 def _open_request(table: Table) -> dict | None:

@@ -67,6 +67,16 @@ def uses_the_browser(item) -> bool:
 
 
 @pytest.fixture(autouse=True)
+def fresh_reliabilities():
+    """Seats keep a person's reliability for a minute per process; user ids come back after a rollback."""
+    from games.leaving_view import forget_reliabilities
+
+    forget_reliabilities()
+    yield
+    forget_reliabilities()
+
+
+@pytest.fixture(autouse=True)
 def fresh_account_limits():
     """allauth's limits (log-ins, sign-ups, resets per address) count in the
     cache, which outlives a test's database rollback: each test starts unused.

@@ -74,7 +74,7 @@ def create_table(request):
                 form.add_error(None, refusal.message)
                 status = refusal.status
             else:
-                table = create_from(form, request.user, challenge)
+                table = form.create(request.user, reserve_for=challenge.person)
                 if table is not None:
                     count_table_created(request)
                     return redirect("table", table.pk)
@@ -116,23 +116,6 @@ def challenge_of(request) -> Challenge:
     if person.pk == request.user.pk:
         return Challenge(username, None, _("You cannot challenge yourself."))
     return Challenge(username, person)
-
-
-def create_from(form: CreateTableForm, user, challenge: Challenge):
-    """The form's table; with a challenge, the same table with seat 2 kept for the person challenged."""
-    if challenge.person is None:
-        return form.create(user)
-    data = form.cleaned_data
-    extra = {name: data[name] for name in ("rated", "min_reliability") if name in data}
-    try:
-        return actions.create_table(
-            user, rules=data["rules"], players=data["players"], options=form.options(),
-            seconds_per_move=data["seconds_per_move"], private=data["private"], bots=form.bots(),
-            reserve_for=challenge.person, **extra,
-        )
-    except actions.ServiceError as refusal:
-        form.add_error(None, refusal.message)
-        return None
 
 
 def form_config() -> dict:

@@ -18,7 +18,7 @@ def rules_dialog_rows(table) -> list[tuple[str, str]]:
         *words_for(table.rules).rows(table.players, table.options),
         (_("Time per move"), duration_in_words(table.seconds_per_move, LONG)),
         (_("Table"), _("private: by invitation") if table.private else _("public: listed in the lobby")),
-        (_("Rating"), _("rated: the result changes the players' ratings") if table.rated
+        (_("Rated or casual"), _("rated: the result changes the players' ratings") if table.rated
          else _("casual: no rating changes")),
     ]
 

@@ -15,6 +15,7 @@ import time
 import pytest
 
 from games import actions, tasks
+from games.engine.bots import DEFAULT_BUDGET_MS
 from games.models import Match, Seat, Table, TableStatus
 from septica_site.celery import app
 from tests.play import pick_move
@@ -73,9 +74,13 @@ def assert_quick_and_still_playing(waits, bot_tables) -> None:
     before = moves_so_far(bot_tables)
     assert wait_for(lambda: moves_so_far(bot_tables) > before, timeout=30), "the tables of bots stopped"
     assert len(waits) >= 3
-    # First come, first served, the Beginner's answer queued behind the Expert turns: 1.2 to 2.4 s.
-    assert statistics.median(waits) < 0.35, waits
-    assert max(waits) < 1.0, waits
+    # First come, first served, the Beginner's answer queued behind the Expert turns: 1.2 to 2.4 s,
+    # at least three Expert decisions. Fair, it waits at most for the one decision already under
+    # way (a whole budget when the worker has just taken one): a loaded machine stretches that,
+    # not into a queue.
+    expert_decision = DEFAULT_BUDGET_MS / 1000
+    assert statistics.median(waits) < 2 * expert_decision, waits
+    assert max(waits) < 3 * expert_decision + 0.2, waits
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,4 +1,4 @@
-"""People enough for a free-for-all, API clients, and a fresh reliability cache."""
+"""People enough for a free-for-all, and API clients."""
 
 from __future__ import annotations
 
@@ -7,16 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from games import leaving_view
 from tests.realtime.conftest import application, fresh_realtime_state, headers_for, sockets  # noqa: F401  (sockets)
-
-
-@pytest.fixture(autouse=True)
-def fresh_reliability():
-    """Seats keep a person's reliability for a minute per process; user ids come back after a rollback."""
-    leaving_view._recent.clear()
-    yield
-    leaving_view._recent.clear()
 
 
 @pytest.fixture
