@@ -3,8 +3,13 @@ pick legal moves, and watch every answer for cards the viewer may not see."""
 
 from __future__ import annotations
 
+import json
 import random
+import threading
 from collections.abc import Iterator
+
+from django.db import connection
+from django.test import Client
 
 from games import actions
 from games.engine import rules_for
@@ -106,3 +111,30 @@ def pick_move(view: dict, rng: random.Random) -> dict:
     """A random legal move, playing a card when it can (as people do), so matches end sooner."""
     plays = [move for move in view["legal_moves"] if move["type"] == "play"]
     return rng.choice(plays or view["legal_moves"])
+
+
+def post_move(client: Client, table_id: int, seq: int, move: dict):
+    return client.post(f"/api/tables/{table_id}/moves", data=json.dumps({"seq": seq, "move": move}),
+                       content_type="application/json")
+
+
+def post_at_once(user, table_id: int, seq: int, move: dict, times: int = 20) -> list[int]:
+    """`times` clients of `user` post the same move at the same moment (one thread each): their statuses, sorted."""
+    clients = [Client() for _ in range(times)]
+    for client in clients:
+        client.force_login(user)
+    statuses, start = [], threading.Barrier(times, timeout=30)
+
+    def post(client):
+        start.wait()
+        try:
+            statuses.append(post_move(client, table_id, seq, move).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post, args=(client,)) for client in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    return sorted(statuses)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 
@@ -13,12 +12,7 @@ from django.test import Client
 from games import actions
 from games.models import Match
 from players.models import Outcome, Rating
-from tests.play import pick_move, start_table
-
-
-def post_move(client: Client, table_id: int, seq: int, move: dict):
-    return client.post(f"/api/tables/{table_id}/moves", data=json.dumps({"seq": seq, "move": move}),
-                       content_type="application/json")
+from tests.play import pick_move, post_at_once, post_move, start_table
 
 
 def play_to_the_last_move(table) -> tuple[Match, int, dict]:
@@ -38,25 +32,9 @@ def test_the_last_move_of_a_rated_match_posted_twenty_times_at_once_rates_it_onc
     table = start_table(alice, [bob], options={"match": "points-8"})
     match, seat, last_move = play_to_the_last_move(table)
     mover = alice if seat == 0 else bob
-    clients = [Client() for _ in range(20)]
-    for client in clients:
-        client.force_login(mover)
-    statuses, start = [], threading.Barrier(20, timeout=30)
+    statuses = post_at_once(mover, table.pk, match.seq, last_move)
 
-    def post(client):
-        start.wait()
-        try:
-            statuses.append(post_move(client, table.pk, match.seq, last_move).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(client,)) for client in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-
-    assert sorted(statuses) == [200] + [409] * 19
+    assert statuses == [200] + [409] * 19
     assert Match.objects.get(pk=table.pk).result is not None
     assert sorted(Outcome.objects.filter(match_id=table.pk).values_list("user__username", "rated")) == [
         ("alice", True), ("bob", True)]

@@ -3,21 +3,13 @@ however long the match has run."""
 
 from __future__ import annotations
 
-import json
-import threading
-
 import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Match, Move
-from tests.play import pick_move, play_moves, start_table
-
-
-def post_move(client: Client, table_id: int, seq: int, move: dict):
-    return client.post(f"/api/tables/{table_id}/moves", data=json.dumps({"seq": seq, "move": move}),
-                       content_type="application/json")
+from tests.play import pick_move, play_moves, post_at_once, post_move, start_table
 
 
 @pytest.mark.django_db(transaction=True)
@@ -27,25 +19,9 @@ def test_twenty_concurrent_posts_of_one_move_apply_it_exactly_once(alice, bob):
     view = Client()
     view.force_login(alice)
     the_move = view.get(f"/api/tables/{table.pk}").json()["view"]["legal_moves"][0]
-    statuses, start = [], threading.Barrier(20, timeout=30)
-    clients = [Client() for _ in range(20)]
-    for client in clients:
-        client.force_login(alice)
+    statuses = post_at_once(alice, table.pk, move.seq, the_move)
 
-    def post(client):
-        start.wait()
-        try:
-            statuses.append(post_move(client, table.pk, move.seq, the_move).status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=post, args=(client,)) for client in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-
-    assert sorted(statuses) == [200] + [409] * 19
+    assert statuses == [200] + [409] * 19
     assert list(Move.objects.filter(match_id=table.pk).values_list("seq", flat=True)) == [0]
     assert Match.objects.get(pk=table.pk).seq == 1
 
