@@ -43,6 +43,20 @@ def load_leaving_state(table: Table, seats: list[Seat] | None = None) -> None:
         table.__dict__[_ABORT_BY_KEY] = _aborted_by(table)
 
 
+def carry_leaving_state(before: Table, after: Table) -> None:
+    """Give `after`, the same table one move on, what was read for `before`: a card move
+    changes neither an abort request nor anyone's reliability (those writes announce a table
+    change, and the sockets read the table afresh then), so the move path reads nothing more."""
+    if before.pk != after.pk or before.status != after.status or not leaving_state_loaded(before):
+        return
+    for key in (_REQUEST_KEY, _ABORT_BY_KEY):
+        after.__dict__.setdefault(key, before.__dict__[key])
+    known = {seat.user_id: seat.__dict__[_RELIABILITY_KEY] for seat in before.seats.all() if seat.user_id is not None}
+    for seat in after.seats.all():
+        if seat.user_id in known:
+            seat.__dict__.setdefault(_RELIABILITY_KEY, known[seat.user_id])
+
+
 def _aborted_by(table: Table) -> str | None:
     """Who stopped an aborted match: a moderator (their audit log says so) or its players."""
     if table.status != TableStatus.ABORTED or not table.match.abort_reason:

@@ -132,6 +132,11 @@ def unwatch(table_id: int) -> None:
         _recent.pop(table_id, None)
 
 
+def known(table_id: int) -> Snapshot | None:
+    """The latest state of the table this process holds, if any socket here watches it."""
+    return _recent.get(table_id)
+
+
 def remember(snapshot: Snapshot) -> None:
     table_id = snapshot.table.pk
     known = _recent.get(table_id)

@@ -21,7 +21,7 @@ from septica_site.row_ids import fits_a_row
 
 from .. import actions, presence
 from ..after_commit import publish
-from ..leaving_view import leaving_state_loaded, load_leaving_state
+from ..leaving_view import carry_leaving_state, leaving_state_loaded, load_leaving_state
 from ..models import Match
 from ..presenters import table_json
 from . import snapshots
@@ -153,6 +153,9 @@ class TableConsumer(SepticaConsumer):
             return snapshot, table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented)
         match, game = actions.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
+        before = snapshots.known(self.table_id)
+        if before is not None:
+            carry_leaving_state(before.table, table)
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read
         # Built here, on the database thread, before any socket on the loop
         # reads the snapshot: it loads the creator when no seat brought them.

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
 from games import actions
 from games.models import Seat, Table
 from players.models import Outcome
+from players.reliability import reliabilities, reliability
 from tests.play import start_table
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +75,25 @@ def test_a_bot_seat_has_no_reliability_or_profile(alice, get):
     table = actions.create_table(alice, rules="septica", players=2, bots=[actions.BotSpec(seat=1)])
     bot = get(alice, f"/api/tables/{table.pk}").json()["seats"][1]
     assert bot["kind"] == "bot" and bot["reliability"] is None and bot["profile_url"] is None
+
+
+
+def test_the_seats_reliabilities_read_at_once_count_each_persons_last_fifty_matches(
+        alice, bob, charlie, dave, settings):
+    settings.OPEN_TABLES_PER_PERSON = settings.WAITING_TABLES_PER_PERSON = 100
+    now = timezone.now()
+    # Alice: 60 matches, the oldest ten abandoned (outside her last 50), then 5 abandoned among the last 50.
+    turns = [3] * 10 + [0] * 45 + [2] * 5
+    Outcome.objects.bulk_create([
+        Outcome(match_id=start_table(bob, [charlie]).pk, user=alice, rules="septica", seat=0, place=1, players=2,
+                won=True, rated=False, stood_in_turns=count, finished_at=now - timedelta(minutes=len(turns) - n))
+        for n, count in enumerate(turns)
+    ])
+    finished_for(bob, charlie, bob, stood_in_turns=1)  # one missed turn is forgiven
+
+    together = reliabilities([alice.pk, bob.pk, dave.pk])
+
+    assert together == {user.pk: reliability(user.pk) for user in (alice, bob, dave)}
+    assert (together[alice.pk].finished, together[alice.pk].percent) == (50, 90)
+    assert together[bob.pk].percent == 100
+    assert together[dave.pk].percent is None
