@@ -72,12 +72,20 @@ def leaving_state_loaded(table: Table) -> bool:
 
 
 def load_reliability(table: Table, seats: list[Seat]) -> None:
-    missing = [seat for seat in seats if seat.user_id is not None and _RELIABILITY_KEY not in seat.__dict__]
+    load_reliabilities([(table, seats)])
+
+
+def load_reliabilities(tables_and_seats) -> None:
+    """Every person's reliability onto the seats of many tables (a list of tables): one read for all."""
+    missing = []
+    for table, seats in tables_and_seats:
+        unread = [seat for seat in seats if seat.user_id is not None and _RELIABILITY_KEY not in seat.__dict__]
+        if table.status not in LIVE:  # who kept their word matters while people choose tables and play
+            for seat in unread:
+                seat.__dict__[_RELIABILITY_KEY] = None
+        else:
+            missing += unread
     if not missing:
-        return
-    if table.status not in LIVE:  # who kept their word matters while people choose tables and play
-        for seat in missing:
-            seat.__dict__[_RELIABILITY_KEY] = None
         return
     percents = _percents({seat.user_id for seat in missing})
     for seat in missing:

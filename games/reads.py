@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from septica_site.django_private import cache_prefetched
 
 from .errors import NotFound
+from .leaving_view import load_reliabilities
 from .models import Seat, Table, TableStatus
 from .presenters import my_table_order, table_summary
 
@@ -34,16 +35,23 @@ def lobby_tables():
     return tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
 
 
+def with_reliabilities(tables) -> list:
+    """The tables, their seated people's reliability read in one go (the summaries then read none)."""
+    tables = list(tables)
+    load_reliabilities([(table, list(table.seats.all())) for table in tables])
+    return tables
+
+
 def lobby_summaries(user) -> list[dict]:
     """The open tables the lobby lists, as `user` sees them (/ws/lobby/ shares them: consumers/shared_lists.py)."""
-    return [table_summary(table, user) for table in lobby_tables()]
+    return [table_summary(table, user) for table in with_reliabilities(lobby_tables())]
 
 
 def my_matches_json(user) -> dict:
     """The user's tables (their move first) and rematch invitations (also sent on /ws/me/)."""
-    mine = tables_with_seats().filter(seats__user=user).distinct()
+    mine = with_reliabilities(tables_with_seats().filter(seats__user=user).distinct())
     summaries = sorted((table_summary(table, user) for table in mine), key=my_table_order)
-    invitations = [table_summary(table, user) for table in rematch_invitations(user)]
+    invitations = [table_summary(table, user) for table in with_reliabilities(rematch_invitations(user))]
     your_move = sum(s["status"] == TableStatus.PLAYING and s["to_move"] == s["your_seat"] for s in summaries)
     return {"tables": summaries, "invitations": invitations, "your_move": your_move}
 

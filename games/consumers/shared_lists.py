@@ -32,6 +32,7 @@ import orjson
 from django.utils import translation
 
 from ..after_commit import publish
+from ..leaving_view import load_reliabilities
 from ..models import Seat, Table
 from ..presenters import table_summary
 from ..reads import lobby_tables
@@ -138,8 +139,10 @@ def _encoded(message: dict) -> EncodedText:
 def read_lobby(language: str, number: int, changes: int) -> SharedLobby:
     """The lobby as it is now, in `language` (the active one: on the lists' thread)."""
     rows, shared, people = [], [], set()
-    for table in lobby_tables():
-        seats, cache = list(table.seats.all()), {}
+    tables = [(table, list(table.seats.all())) for table in lobby_tables()]
+    load_reliabilities(tables)  # every seated person's at once, not a read per table
+    for table, seats in tables:
+        cache = {}
         rows.append((table, seats, cache))
         shared.append(table_summary(table, None, seats, cache))
         people.update(person for seat in seats for person in (seat.user_id, seat.reserved_for_id) if person)
