@@ -10,21 +10,9 @@ from django.utils import timezone
 
 from games import actions
 from games.models import Table, TableStatus
+from tests.web.test_lobby import form_data
 
 pytestmark = pytest.mark.django_db
-
-
-def form_data(response) -> dict:
-    """What a browser sends back for the form as the page shows it (tests/web/test_lobby.py's way)."""
-    data = {}
-    for field in response.context["form"]:
-        value = field.value()
-        if isinstance(value, bool) or field.widget_type == "checkbox":
-            if value:
-                data[field.html_name] = "on"
-        elif value is not None:
-            data[field.html_name] = value
-    return data
 
 
 def test_a_challenge_keeps_seat_two_for_that_person_who_then_joins(client, alice, bob):
