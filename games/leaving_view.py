@@ -150,14 +150,21 @@ def open_request(table: Table) -> dict | None:
     return request
 
 
-def leaving_json(table: Table, summary: dict, view: dict | None, viewer) -> dict:
-    """The table JSON's "may_resign", "may_abort" and "abort_request" for this viewer."""
+def leaving_json(table: Table, summary: dict, view: dict | None, viewer, cache: dict | None = None) -> dict:
+    """The table JSON's "may_resign", "may_abort" and "abort_request" for this viewer.
+
+    `cache`, kept with one state of the table (as for presenters.table_summary): whether
+    the match is young enough to abort alone depends only on what everyone sees."""
     request = open_request(table)
     mine = _my_seat(table, summary)
     playing = table.status == TableStatus.PLAYING and mine is not None and not mine.resigned
     may_abort = None
     if playing and request is None:
-        alone = view is not None and abort_alone_allowed(table.rules, view)
+        alone = cache.get("abort_alone") if cache is not None else None
+        if alone is None:
+            alone = view is not None and abort_alone_allowed(table.rules, view)
+            if cache is not None:
+                cache["abort_alone"] = alone
         may_abort = "alone" if alone or not _others_to_ask(table, mine) else "ask"
     if _ABORT_BY_KEY not in table.__dict__:
         load_leaving_state(table)

@@ -163,7 +163,7 @@ def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) 
     if match.state is not None:
         game = game if game is not None else match.game()
         data["view"] = game.view(data["your_seat"])
-    data.update(leaving_json(table, data, data["view"], viewer))  # may_resign, may_abort, abort_request
+    data.update(leaving_json(table, data, data["view"], viewer, cache))  # may_resign, may_abort, abort_request
     return data
 
 

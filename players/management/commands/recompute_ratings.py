@@ -73,27 +73,27 @@ def differences(result: Recomputed) -> tuple[list[Rating], list[Rating], list[Ou
             missing.append(wanted)
             said.append(f"user {key[0]} at {key[1]}: no rating stored, {wanted.shown} from the history")
             continue
-        fields = [name for name in RATING_FIELDS if getattr(stored, name) != getattr(wanted, name)]
-        if fields:
-            said.append(f"user {key[0]} at {key[1]}: " + ", ".join(
-                f"{name} {getattr(stored, name)!r} stored, {getattr(wanted, name)!r} from the history"
-                for name in fields))
-            for name in fields:
-                setattr(stored, name, getattr(wanted, name))
+        if _take_differences(stored, wanted, RATING_FIELDS, f"user {key[0]} at {key[1]}", said):
             changed_ratings.append(stored)
     stored_outcomes = Outcome.objects.in_bulk([outcome.pk for outcome in result.outcomes])
     changed_outcomes = []
     for wanted in result.outcomes:
         stored = stored_outcomes[wanted.pk]
-        fields = [name for name in OUTCOME_FIELDS if getattr(stored, name) != getattr(wanted, name)]
-        if fields:
-            said.append(f"outcome {stored.pk} (match {stored.match_id}, user {stored.user_id}): " + ", ".join(
-                f"{name} {getattr(stored, name)!r} stored, {getattr(wanted, name)!r} from the history"
-                for name in fields))
-            for name in fields:
-                setattr(stored, name, getattr(wanted, name))
+        what = f"outcome {stored.pk} (match {stored.match_id}, user {stored.user_id})"
+        if _take_differences(stored, wanted, OUTCOME_FIELDS, what, said):
             changed_outcomes.append(stored)
     return changed_ratings, missing, changed_outcomes, said
+
+
+def _take_differences(stored, wanted, names, what: str, said: list[str]) -> bool:
+    """Copy onto `stored` the fields where it differs from `wanted`, saying so; True when any did."""
+    fields = [name for name in names if getattr(stored, name) != getattr(wanted, name)]
+    if fields:
+        said.append(f"{what}: " + ", ".join(
+            f"{name} {getattr(stored, name)!r} stored, {getattr(wanted, name)!r} from the history" for name in fields))
+        for name in fields:
+            setattr(stored, name, getattr(wanted, name))
+    return bool(fields)
 
 
 class Command(BaseCommand):
