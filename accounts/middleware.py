@@ -19,6 +19,7 @@ from septica_site.client_address import UNKNOWN, request_address
 
 from . import token_failures
 from .models import ApiToken
+from .token_read import active_token
 
 logger = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class BearerTokenMiddleware:
 def _find_token(scheme: str, secret: str) -> ApiToken | None:
     if scheme.lower() != "bearer" or not secret or " " in secret:
         return None
-    token = ApiToken.find_active(secret)
+    token = active_token(secret)
     if token is None or not token.user.is_active:
         return None
     return token

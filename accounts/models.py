@@ -43,6 +43,11 @@ class User(AbstractUser):
         default=False,
         help_text=_("When taking (Ia) is all that is left for you to do."),
     )
+    chat_text = models.BooleanField(
+        _("show what people write at the table"),
+        default=True,
+        help_text=_("Off: the table's chat shows only its quick phrases."),
+    )
     sounds = models.BooleanField(
         _("sounds at the table"),
         default=False,
@@ -51,6 +56,11 @@ class User(AbstractUser):
     # Set only by moderators (games.moderation), which also logs why.
     suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True, editable=False)
     banned = models.BooleanField(_("banned"), default=False, editable=False)
+    # Set only by moderators (games.actions.moderation), which also logs why.
+    chat_muted_until = models.DateTimeField(_("muted from chat until"), null=True, blank=True, editable=False)
+    # Whether any device of this person takes web push, kept by notify/signals.py: the move
+    # path reads it with the seat's row, where a query for subscriptions would cost every move.
+    takes_push = models.BooleanField(default=False, editable=False)
     # Skeletons of the two names (accounts.names), kept by save(): a new name
     # that looks like anyone's is found with one indexed look-up.
     username_key = models.CharField(max_length=SKELETON_MAX_LENGTH, db_index=True, editable=False, default="")
@@ -149,10 +159,6 @@ class ApiToken(models.Model):
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         token = cls.objects.create(user=user, name=name, key_hash=hash_token_secret(secret), hint=secret[:10])
         return token, secret
-
-    @classmethod
-    def find_active(cls, secret: str) -> ApiToken | None:
-        return cls.objects.active().select_related("user").filter(key_hash=hash_token_secret(secret)).first()
 
     @property
     def is_active(self) -> bool:

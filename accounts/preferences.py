@@ -1,4 +1,4 @@
-"""How a person likes the table page to play: one tap per card, taking by itself, sounds.
+"""How a person likes the table page to play: one tap per card, taking by itself, sounds, chat text.
 
 The table page reads them from its config (`table_preferences`) and saves a
 change through POST /api/me/preferences; guests keep theirs in the browser.
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import BadRequest
 
-DEFAULTS = {"one_tap": True, "auto_take": False, "sounds": False}
+DEFAULTS = {"one_tap": True, "auto_take": False, "sounds": False, "chat_text": True}
 
 
 def table_preferences(user) -> dict:

@@ -22,6 +22,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from notify.forms import NotificationChoicesForm
+
 from .forms import ApiTokenForm, ProfileForm
 from .models import ApiToken
 from .second_factor import SECOND_FACTORS
@@ -94,6 +96,7 @@ def profile(request):
         "form": form,
         "email_verified": has_verified_email(request.user, request.user.email),
         "second_factor": is_mfa_enabled(request.user, SECOND_FACTORS),
+        "notification_choices": NotificationChoicesForm(user=request.user),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -16,11 +16,16 @@ it brings a token, which proves who it is without any cookie.
 
 from __future__ import annotations
 
+from importlib import import_module
 from urllib.parse import parse_qs
 
+from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import AllowedHostsOriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 
 from septica_site.client_address import scope_address
 
@@ -43,6 +48,29 @@ def bearer_secret(scope) -> str | None:
 
 def has_origin(scope) -> bool:
     return any(name == b"origin" for name, _value in scope.get("headers", []))
+
+
+def session_auth_stack(inner):
+    """Channels' AuthMiddlewareStack, except that a socket with no session cookie skips it.
+
+    Without the cookie there is no session to load and the person is
+    anonymous; the stack would still make two trips to a thread of its own
+    (the session store, then the user) for every such socket, and a storm of
+    anonymous lobby connects made hundreds of them on the server's loop."""
+    return CookieMiddleware(_SessionOrAnonymous(inner))
+
+
+class _SessionOrAnonymous:
+    def __init__(self, inner):
+        self.inner = inner
+        self.with_session = SessionMiddleware(AuthMiddleware(inner))
+        self.session_store = import_module(settings.SESSION_ENGINE).SessionStore
+
+    async def __call__(self, scope, receive, send):
+        if settings.SESSION_COOKIE_NAME in scope.get("cookies", {}):
+            return await self.with_session(scope, receive, send)
+        scope = dict(scope, session=self.session_store(None), user=AnonymousUser())
+        return await self.inner(scope, receive, send)
 
 
 class BearerTokenAuthMiddleware(BaseMiddleware):

@@ -40,6 +40,14 @@ Targets (issue #5, on this 2-core machine): p99 under 50 ms at 200
 matches (800 sockets), and at least 200 moves per second sustained. The
 servers, the database, Redis and this client all share the same cores.
 
+``--chat`` (issue 19) runs each level twice, on the same servers, in turn
+with fresh matches: plain, and with one chat line (a quick phrase, from a
+player of the match picked at random, over their socket) for every two
+moves each match sends; it prints the commit->push p99 of the moves beside
+each other, and how many lines were sent and heard (every socket of the
+match, the talker's too, hears each line; none may be refused). ``--chat-pairs
+N`` takes the two runs in turn N times and prints the median p99s.
+
 ``--lobby-sockets N`` (issue 14: 300) runs each level twice, on the same
 servers: once as above, and once with fresh matches while N anonymous
 ``/ws/lobby/`` sockets connect during the moves (evenly over
@@ -49,7 +57,9 @@ servers, then held open and read to the end) and the lobby changes
 first run ``--lobby-tables`` open tables are listed, each by a person of its
 own. With ``--lobby-pairs`` above 1 the pairs take turns at which run goes
 first (each run leaves the database and the servers fuller). The lobby's clients run in a process of their own, so their reading
-is not counted in this process's arrival times. They all come from
+is not counted in this process's arrival times; ``--lobby-nice 19`` runs
+that process at the lowest priority, since a real storm's clients spend
+their CPU on machines of their own. They all come from
 127.0.0.1, as the issue's attack did: the servers keep their default cap
 of anonymous lobby sockets per address and refuse the rest, unless
 ``--lobby-cap`` sets LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS for them (e.g. to
@@ -58,7 +68,11 @@ lobby page does (``?changes=1``: the whole list once, then only what
 changed) unless ``--lobby-whole-lists`` has them ask for the whole list
 after every change, as a client that asks for nothing is sent. It prints both
 p99s and whether the one with the lobby sockets is within 20% of the one
-without (issue 14's target at 200 matches).
+without (issue 14's target at 200 matches). ``--lobby-servers 1`` starts a
+third server that takes all the lobby's sockets and changes while the
+matches keep to the first two, as a deployment does that routes
+``/ws/lobby/`` to servers of its own (the README's "Lobby servers"); all
+three still share this machine's two cores.
 """
 
 from __future__ import annotations
@@ -166,6 +180,7 @@ class Match:
     players: list[Player]
     seq: int = 0
     in_flight: int | None = None  # the seq a sent move was made at, until the mover sees the next
+    moves_sent: int = 0
     players_moving: int | None = None  # the seat that sent it
     sent_at: dict[int, float] = field(default_factory=dict)
 
@@ -188,6 +203,9 @@ class Tally:
     client_cpu_seconds: float = 0.0  # this process's (the clients') CPU time meanwhile
     database_cpu_seconds: float = 0.0  # PostgreSQL's processes' CPU time meanwhile (redis setup)
     machine_cpu_seconds: float = 0.0  # every core's busy time meanwhile, whoever used it
+    chat_sent: int = 0  # --chat: lines sent
+    chat_heard: int = 0  # --chat: lines received, by every socket of the match
+    chat_refused: int = 0  # --chat: lines refused (rate limit, ...): none expected
 
 
 def make_matches(level: int, count: int, players: int, ports: list[int], run: str = "") -> list[Match]:
@@ -255,6 +273,10 @@ async def listen(match: Match, player: Player, tally: Tally, counting: list[bool
             kind = message.get("type")
             if kind == "view":
                 seen(match, player, message, (arrived, arrived_at), tally if counting[0] else None)
+            elif kind == "chat":
+                tally.chat_heard += 1
+            elif kind == "error" and message.get("about") == "chat":
+                tally.chat_refused += 1
             elif kind == "error":
                 tally.errors[message.get("status")] = tally.errors.get(message.get("status"), 0) + 1
                 if match.in_flight is not None and player.view and player.view["to_move"] == player.seat:
@@ -295,8 +317,12 @@ def stored_at(view: dict) -> float | None:
     return datetime.fromisoformat(view["deadline"]).timestamp() - SECONDS_PER_MOVE
 
 
-async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: random.Random) -> None:
-    """Tick at `rate` moves a second; the player to move sends a random legal move."""
+CHAT_PHRASES = ("noroc", "well_played", "thanks", "oops", "good_game", "hello")
+
+
+async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: random.Random, chat: bool = False) -> None:
+    """Tick at `rate` moves a second; the player to move sends a random legal move (and with `chat`,
+    after every second move, a player of the match picked at random says a quick phrase)."""
     interval = 1.0 / rate
     next_tick = time.monotonic() + rng.random() * interval  # matches out of step, as in life
     while True:
@@ -320,10 +346,15 @@ async def drive(match: Match, rate: float, stop_at: float, tally: Tally, rng: ra
         match.in_flight, match.players_moving = mover.seq, mover.seat
         match.sent_at[mover.seq] = time.perf_counter()
         await mover.socket.send_json({"type": "move", "seq": mover.seq, "move": rng.choice(view["legal_moves"])})
+        match.moves_sent += 1
+        if chat and match.moves_sent % 2 == 0:
+            talker = rng.choice([player for player in match.players if player.socket is not None])
+            await talker.socket.send_json({"type": "chat", "phrase": rng.choice(CHAT_PHRASES)})
+            tally.chat_sent += 1
 
 
 async def run_level(
-    matches: list[Match], rate: float, seconds: float, cpu=lambda: 0.0, at_start=lambda: None
+    matches: list[Match], rate: float, seconds: float, cpu=lambda: 0.0, at_start=lambda: None, chat: bool = False
 ) -> tuple[Tally, float]:
     tally, counting = Tally(), [False]
     gate = asyncio.Semaphore(CONNECTS_AT_ONCE)
@@ -338,7 +369,7 @@ async def run_level(
     at_start()
     started, cpu_started, client_started = time.monotonic(), cpu(), time.process_time()
     database_started, machine_started = database_cpu_seconds(), machine_busy_seconds()
-    await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng) for match in matches))
+    await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng, chat) for match in matches))
     elapsed = time.monotonic() - started
     tally.cpu_seconds = cpu() - cpu_started
     tally.client_cpu_seconds = time.process_time() - client_started
@@ -363,6 +394,7 @@ class LobbyPlan:
     changes_at: list[float]  # seconds from the start, one per token
     until: float  # seconds from the start: then every socket closes
     path: str  # "/ws/lobby/?changes=1" as the lobby page asks, or "/ws/lobby/" for the whole list every time
+    nice: int = 0  # the clients' process's niceness: a real storm's clients spend their CPU on machines of their own
 
 
 def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
@@ -386,13 +418,16 @@ def lobby_plan(args, ports: list[int], tokens: list[str]) -> LobbyPlan:
     last = max(args.seconds - 1.0, start + LOBBY_CONNECT_SECONDS)
     changes_at = [start + LOBBY_CONNECT_SECONDS * 0.5 + i * (last - start) / max(len(tokens), 1) for i in range(len(tokens))]
     path = "/ws/lobby/" if args.lobby_whole_lists else "/ws/lobby/?changes=1"
-    return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0, path)
+    return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0, path,
+                     args.lobby_nice)
 
 
 def lobby_process(plan: LobbyPlan, go, results) -> None:
     """The lobby's clients: connects, reads, changes from the moment `go` is set; what they saw goes back through `results`.
 
     Started (forked) before the moves' event loop runs, and so outside it."""
+    if plan.nice:
+        os.nice(plan.nice)
     if go.wait(timeout=600):
         results.put(asyncio.run(lobby_storm(plan)))
 
@@ -400,7 +435,7 @@ def lobby_process(plan: LobbyPlan, go, results) -> None:
 async def lobby_storm(plan: LobbyPlan) -> dict:
     started = time.monotonic()
     seen = {"path": plan.path, "admitted": 0, "refused": 0, "failed": 0, "lists": 0, "list_bytes": 0,
-            "first_list_ms": [], "changes": 0, "change_errors": 0}
+            "first_list_ms": [], "changes": 0, "change_errors": 0, "nice": plan.nice, "last_admitted_s": 0.0}
     deadline = started + plan.until
 
     async def one(number: int) -> None:
@@ -417,6 +452,7 @@ async def lobby_storm(plan: LobbyPlan) -> dict:
                 seen["refused"] += 1
                 return
             seen["admitted"] += 1
+            seen["last_admitted_s"] = max(seen["last_admitted_s"], time.monotonic() - started - plan.start_in)
             seen["first_list_ms"].append((time.perf_counter() - asked) * 1000)
             while True:
                 pushed = await asyncio.wait_for(socket.recv(), max(0.1, deadline - time.monotonic()))
@@ -493,8 +529,9 @@ def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> s
         f"failed {seen['failed']}; first list p50/p99 {moves.percentile(first, 50):.0f}/"
         f"{moves.percentile(first, 99):.0f} ms; {seen['lists']} messages pushed after "
         f"({seen['list_bytes'] / 1e6:.1f} million characters); "
-        f"lobby changes {seen['changes']} (errors {seen['change_errors']}); the lobby's clients' CPU "
-        f"{seen['cpu_seconds']:.1f} s"
+        f"lobby changes {seen['changes']} (errors {seen['change_errors']}); the last admitted "
+        f"{seen['last_admitted_s']:.1f} s after the first connect; the lobby's clients' CPU "
+        f"{seen['cpu_seconds']:.1f} s" + (f" at niceness {seen['nice']}" if seen["nice"] else "")
     )
 
 
@@ -542,11 +579,21 @@ def row(setup: str, matches: list[Match], rate: float, tally: Tally, elapsed: fl
     )
 
 
+def match_ports(args, running) -> list[int]:
+    """The servers the matches' sockets use: all of them, but the lobby's own (--lobby-servers)."""
+    return running.ports[: len(running.ports) - args.lobby_servers]
+
+
+def lobby_ports(args, running) -> list[int]:
+    """The servers the lobby's sockets and changes use: the lobby's own, or the matches' ones."""
+    return running.ports[len(running.ports) - args.lobby_servers:] if args.lobby_servers else running.ports
+
+
 # --- one setup, in its own process (each has its own Django settings) ---------------------------
 def run_setup(args) -> int:
     with tempfile.TemporaryDirectory(prefix=f"septica-rt-{args.setup}-") as scratch:
         if args.setup == "redis":
-            env, servers = redis_env(), 2
+            env, servers = redis_env(), 2 + args.lobby_servers
             create_bench_database(env["DATABASE_URL"])
             env["SEPTICA_NO_EMBEDDED_WORKER"], env["CELERY_EMBEDDED_WORKER"] = "1", "0"
         else:
@@ -559,6 +606,19 @@ def run_setup(args) -> int:
             env["LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS"] = str(args.lobby_cap)
         with moves.Servers(servers, env, Path(scratch)) as running:
             for level in args.levels:
+                if args.chat:
+                    pairs = []
+                    for pair in range(args.chat_pairs):
+                        # Odd pairs talk first, so that neither side always runs on the fuller database.
+                        sides = ("P", "T") if pair % 2 == 0 else ("T", "P")
+                        tallies = {side: run_and_report(args, running, level, f"{side}{pair}", chat=side == "T")
+                                   for side in sides}
+                        print(chat_report(tallies["P"], tallies["T"], args.players), flush=True)
+                        pairs.append((tallies["P"], tallies["T"]))
+                    if len(pairs) > 1:
+                        print(pairs_report(pairs, level).replace("lobby,", "chat,").replace(
+                            "with the lobby sockets", "with a chat line every two moves"), flush=True)
+                    continue
                 if not args.lobby_sockets:
                     run_and_report(args, running, level, "")
                     continue
@@ -576,7 +636,7 @@ def run_setup(args) -> int:
                             tallies[side] = run_and_report(args, running, level, f"W{pair}")
                             continue
                         if side == "C":
-                            plan = lobby_plan(args, running.ports, [])
+                            plan = lobby_plan(args, lobby_ports(args, running), [])
                             forking = multiprocessing.get_context("fork")
                             go, results = forking.Event(), forking.Queue()
                             burner = forking.Process(target=control_process, args=(plan, args.lobby_control_cpu, go, results), daemon=True)
@@ -586,7 +646,7 @@ def run_setup(args) -> int:
                             print(control_report(burned, tallies["W"], tallies["C"]), flush=True)
                             continue
                         tokens = make_lobby(level, 0, args.lobby_changes, f"L{pair}")
-                        plan = lobby_plan(args, running.ports, tokens)
+                        plan = lobby_plan(args, lobby_ports(args, running), tokens)
                         forking = multiprocessing.get_context("fork")
                         go, results = forking.Event(), forking.Queue()
                         storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
@@ -604,18 +664,19 @@ def run_setup(args) -> int:
     return 0
 
 
-def run_and_report(args, running, level: int, run: str, before=lambda: None, at_start=lambda: None) -> Tally:
+def run_and_report(args, running, level: int, run: str, before=lambda: None, at_start=lambda: None,
+                   chat: bool = False) -> Tally:
     """One level's matches, made fresh, moved for the time budget; its rows printed."""
     from django.db import connections
 
-    matches = make_matches(level, level, args.players, running.ports, run)
+    matches = make_matches(level, level, args.players, match_ports(args, running), run)
     connections.close_all()  # before the lobby's process is forked
     before()
     servers_cpu = partial(cpu_seconds, running.processes)
     reference_ms = reference_loop_ms()
-    tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu, at_start))
-    # +L: with the lobby's sockets; +C: with the control's burned CPU and no sockets
-    setup = f"{args.setup}+{run[0]}" if run[:1] in ("L", "C") else args.setup
+    tally, elapsed = asyncio.run(run_level(matches, args.rate, args.seconds, servers_cpu, at_start, chat))
+    # +L: with the lobby's sockets; +C: with the control's burned CPU and no sockets; +T: talking (--chat)
+    setup = f"{args.setup}+{run[0]}" if run[:1] in ("L", "C", "T") else args.setup
     print(row(setup, matches, args.rate, tally, elapsed), flush=True)
     print(cpu_report(args.setup, tally, elapsed), flush=True)
     if args.setup == "redis":
@@ -624,6 +685,16 @@ def run_and_report(args, running, level: int, run: str, before=lambda: None, at_
     if tally.refusals:
         print(f"{'':>8} connects refused (then tried again): {tally.refusals}", flush=True)
     return tally
+
+
+def chat_report(plain: Tally, talking: Tally, players: int) -> str:
+    without, with_chat = (moves.percentile(sorted(tally.from_commit), 99) for tally in (plain, talking))
+    change = 100 * (with_chat / without - 1) if without else float("inf")
+    return (
+        f"{'':>8} chat: commit->push p99 {with_chat:.1f} ms with a line every two moves, {without:.1f} ms without "
+        f"({change:+.0f}%); moves {talking.moves} against {plain.moves}; lines sent {talking.chat_sent}, heard "
+        f"{talking.chat_heard} of {talking.chat_sent * players} (every socket of the match), refused {talking.chat_refused}"
+    )
 
 
 def servers_report(tally: Tally) -> str:
@@ -728,6 +799,17 @@ def parse_args():
     parser.add_argument("--lobby-control-cpu", type=float, default=0.0,
                         help="each pair also runs with a process that only burns this many CPU seconds from the "
                              "storm's start (the lobby's clients' CPU, as their run printed), no sockets")
+    parser.add_argument("--lobby-nice", type=int, default=0,
+                        help="the lobby's clients run at this niceness (e.g. 19), so that on this shared machine "
+                             "their own CPU, which a real storm spends elsewhere, takes little from the servers")
+    parser.add_argument("--lobby-servers", type=int, default=0,
+                        help="with --setup redis: this many more servers take the lobby's sockets and changes, and "
+                             "the matches keep to the two others (a deployment that routes /ws/lobby/ to servers of "
+                             "its own; the servers all share the same cores here)")
+    parser.add_argument("--chat", action="store_true",
+                        help="run each level plain and then with one chat line for every two moves (issue 19)")
+    parser.add_argument("--chat-pairs", type=int, default=1,
+                        help="with --chat: runs without and with chat, taken in turn this many times (default 1)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
@@ -739,6 +821,8 @@ def parse_args():
         parser.error("lobby sockets 0 to 1000, lobby tables 0 to 200, lobby changes 0 to 50")
     if not 1 <= args.lobby_pairs <= 10:
         parser.error("lobby pairs 1 to 10")
+    if not 0 <= args.lobby_servers <= 2 or (args.lobby_servers and args.setup != "redis"):
+        parser.error("lobby servers 0 to 2, with --setup redis (embedded runs one server)")
     if args.lobby_sockets and args.seconds < LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:
         parser.error(f"with --lobby-sockets a level needs at least {LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:g} s")
     return args
@@ -782,6 +866,13 @@ def main() -> int:
             *(["--lobby-whole-lists"] if args.lobby_whole_lists else []),
             "--lobby-control-cpu",
             str(args.lobby_control_cpu),
+            "--lobby-nice",
+            str(args.lobby_nice),
+            "--lobby-servers",
+            str(args.lobby_servers),
+            *(["--chat"] if args.chat else []),
+            "--chat-pairs",
+            str(args.chat_pairs),
         ]
         code |= subprocess.run(command, cwd=ROOT).returncode
     return code

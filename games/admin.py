@@ -27,7 +27,8 @@ from accounts.models import User
 
 from .actions import moderation
 from .errors import ServiceError
-from .models import Match, ModerationAction, ModerationKind, Move, Report, Seat, Table, TableStatus
+from .models import ChatLine, Match, ModerationAction, ModerationKind, Move, Report, Seat, Table, TableStatus
+from .words.chat import line_words
 
 
 # --- asking for a reason -----------------------------------------------------------------
@@ -47,6 +48,10 @@ class AbortForm(ReasonForm):
 
 class SuspensionForm(ReasonForm):
     days = forms.IntegerField(label=_("Days"), min_value=1, max_value=3650, initial=7)
+
+
+class MuteForm(ReasonForm):
+    days = forms.IntegerField(label=_("Days"), min_value=1, max_value=moderation.MAX_MUTE_DAYS, initial=3)
 
 
 def with_reason(title, form_class=ReasonForm):
@@ -353,9 +358,18 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
     search_fields = ("reporter__username", "reported__username", "reason", "=table__id")
     date_hierarchy = "created_at"
     list_select_related = ("reporter", "reported", "resolved_by")
-    fields = ("created_at", "reporter", "reported", "table_link", "at_move", "reason", "resolved_at", "resolved_by")
+    fields = ("created_at", "reporter", "reported", "table_link", "at_move", "reason", "resolved_at", "resolved_by",
+              "chat_then")
     readonly_fields = fields
     actions = ["resolve"]
+
+    @admin.display(description=_("the table's chat when the report was made"))
+    def chat_then(self, report):
+        if report.chat_until is None:
+            return _("No chat at the table then.")
+        lines = (ChatLine.objects.filter(table_id=report.table_id, pk__lte=report.chat_until)
+                 .select_related("author").order_by("pk"))
+        return chat_lines_html(lines)
 
     @admin.display(description=_("table"), ordering="table_id")
     def table_link(self, report):
@@ -370,6 +384,34 @@ class ReportAdmin(ModeratorsOnly, admin.ModelAdmin):
     @with_reason(_("Resolve the report"))
     def resolve(request, report, data):
         moderation.resolve_report(request.user, report.pk, data["reason"])
+
+
+# --- chat -------------------------------------------------------------------------------------
+def chat_lines_html(lines):
+    """Lines as a list for moderators: every name and word escaped by format_html."""
+    return format_html('<ol class="chat-lines">{}</ol>', format_html_join(
+        "", "<li><time>{}</time> <b>{}</b> ({}): {}</li>",
+        ((f"{line.created_at:%Y-%m-%d %H:%M:%S}", line.author.shown_name, line.get_room_display(),
+          line_words(line.phrase, line.text)) for line in lines)))
+
+
+@admin.register(ChatLine)
+class ChatLineAdmin(ModeratorsOnly, admin.ModelAdmin):
+    list_display = ("created_at", "table_link", "room", "author", "phrase", "text")
+    list_filter = ("room", "created_at")
+    search_fields = ("=table__id", "author__username", "text")
+    date_hierarchy = "created_at"
+    list_select_related = ("author",)
+    fields = ("created_at", "table_link", "room", "author", "phrase", "text")
+    readonly_fields = fields
+
+    def lookup_allowed(self, lookup, value, request=None):
+        # One table's or one person's lines, linked from the user page (a filter listing everyone would not do).
+        return lookup in ("table__id__exact", "author__id__exact") or super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description=_("table"), ordering="table_id")
+    def table_link(self, line):
+        return table_links(line.table_id)
 
 
 @admin.register(ModerationAction)
@@ -415,11 +457,25 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class ModeratedUserAdmin(UserAdmin):
-    fieldsets = (*UserAdmin.fieldsets, (_("Moderation"), {"fields": ("suspended_until", "banned")}))
-    readonly_fields = ("suspended_until", "banned")
-    list_display = (*UserAdmin.list_display, "suspended_until", "banned")
+    fieldsets = (*UserAdmin.fieldsets,
+                 (_("Moderation"), {"fields": ("suspended_until", "banned", "chat_muted_until", "chat_lines_link")}))
+    readonly_fields = ("suspended_until", "banned", "chat_muted_until", "chat_lines_link")
+    list_display = (*UserAdmin.list_display, "suspended_until", "banned", "chat_muted_until")
     list_filter = (SuspensionFilter, *UserAdmin.list_filter)
-    actions = ["suspend", "ban", "lift"]
+    actions = ["suspend", "ban", "lift", "mute", "unmute"]
+
+    @admin.display(description=_("chat lines"))
+    def chat_lines_link(self, user):
+        url = reverse("admin:games_chatline_changelist") + f"?author__id__exact={user.pk}"
+        return format_html('<a href="{}">{}</a>', url, _("What they wrote at tables"))
+
+    @with_reason(_("Mute from chat"), MuteForm)
+    def mute(request, user, data):
+        moderation.mute(request.user, user.pk, data["days"], data["reason"])
+
+    @with_reason(_("Lift the mute from chat"))
+    def unmute(request, user, data):
+        moderation.unmute(request.user, user.pk, data["reason"])
 
     def has_moderate_permission(self, request):
         return moderation.is_moderator(request.user)

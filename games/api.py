@@ -1,4 +1,5 @@
-"""The JSON API: parse, call one action, answer. Documented at /api/docs/.
+"""The JSON API: parse, call one action, answer. Routed and described by api/
+(api.operations.tables, the OpenAPI document at /api/openapi.json); documented at /api/docs/.
 
 Session requests carry Django's CSRF token; scripts send
 `Authorization: Bearer <token>` (accounts.middleware handles both).
@@ -9,15 +10,17 @@ from __future__ import annotations
 from functools import wraps
 
 from django.http import JsonResponse
-from django.urls import path
 from django.views.decorators.http import require_http_methods
 
 from . import actions
+from .actions.chat import say
+from .chat_reads import line_fields, line_json, room_for, room_history
 from .errors import BadRequest, ServiceError
 from .json_bodies import read_json
 from .presenters import table_json
 from .reads import lobby_summaries, my_matches_json, tables_with_seats, visible_table
 from .table_creation_rate import check_table_creation_rate, count_table_created
+from .words.chat import phrases_in_words
 
 
 def error(status: int, message: str, **extra) -> JsonResponse:
@@ -189,16 +192,21 @@ def my_matches(request):
     return JsonResponse(my_matches_json(request.user))
 
 
-urlpatterns = [
-    path("tables", tables, name="api_tables"),
-    path("tables/<int:table_id>", table_detail, name="api_table"),
-    path("tables/<int:table_id>/join", join, name="api_join"),
-    path("tables/<int:table_id>/leave", leave, name="api_leave"),
-    path("tables/<int:table_id>/bot", add_bot, name="api_add_bot"),
-    path("tables/<int:table_id>/moves", moves, name="api_moves"),
-    path("tables/<int:table_id>/rematch", rematch, name="api_rematch"),
-    path("tables/<int:table_id>/back", take_seat_back, name="api_take_seat_back"),
-    path("tables/<int:table_id>/abort", abort, name="api_abort"),
-    path("tables/<int:table_id>/abort/answer", answer_abort, name="api_answer_abort"),
-    path("me/matches", my_matches, name="api_my_matches"),
-]
+@require_http_methods(["GET", "POST"])
+@answers_service_errors
+def chat(request, table_id: int):
+    """GET: the room the caller reads, its last lines as they read them. POST: say a line, as on the socket."""
+    if request.method == "POST":
+        return say_line(request, table_id)
+    table = visible_table(request, table_id)
+    room = room_for(table, request.user)
+    lines = room_history(table.pk, room, request.user) if room is not None else []
+    return JsonResponse({"table": table.pk, "room": room, "lines": lines, "phrases": phrases_in_words()})
+
+
+@login_required_json
+def say_line(request, table_id: int):
+    body = read_json(request)
+    invite = request.GET.get("invite")
+    line = say(request.user, table_id, text=body.get("text"), phrase=body.get("phrase"), invite=invite)
+    return JsonResponse({"line": line_json(line_fields(line))}, status=201)

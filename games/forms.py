@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from . import actions
+from .actions.challenges import create_challenge
 from .engine import rules_for
 from .models import BotLevel, BotStyle
 from .words.durations import TIME_STEPS, duration_in_words
@@ -252,24 +253,25 @@ class CreateTableForm(forms.Form):
             if data.get(seat_field(number)) == "bot"
         ]
 
-    def create(self, user, reserve_for=None):
+    def create(self, user, challenged=()):
         """The new table, or None with the service's (engine's) reason added to the form.
 
-        `reserve_for`: a person challenged, for whom seat 2 is kept."""
+        `challenged`: the people challenged, for whom seats 2 on are kept (a challenge, with its invites)."""
         data = self.cleaned_data
+        fields = {
+            "rules": data["rules"],
+            "players": data["players"],
+            "options": self.options(),
+            "seconds_per_move": data["seconds_per_move"],
+            "private": data["private"],
+            "bots": self.bots(),
+            "rated": data["rated"],
+            "min_reliability": data.get("min_reliability"),
+        }
         try:
-            return actions.create_table(
-                user,
-                rules=data["rules"],
-                players=data["players"],
-                options=self.options(),
-                seconds_per_move=data["seconds_per_move"],
-                private=data["private"],
-                bots=self.bots(),
-                rated=data["rated"],
-                min_reliability=data.get("min_reliability"),
-                reserve_for=reserve_for,
-            )
+            if challenged:
+                return create_challenge(user, list(challenged), **fields).table
+            return actions.create_table(user, **fields)
         except actions.ServiceError as refusal:
             self.add_error(None, refusal.message)
             return None

@@ -239,6 +239,8 @@ class Report(models.Model):
     reported = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_against")
     reason = models.TextField(_("reason"))
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The table's newest chat line when the report was made: the moderators read the chat up to it.
+    chat_until = models.BigIntegerField(_("chat up to line"), null=True, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -262,6 +264,8 @@ class ModerationKind(models.TextChoices):
     BAN = "ban", _("Banned a user")
     LIFT = "lift", _("Lifted a suspension or ban")
     RESOLVE_REPORT = "resolve_report", _("Resolved a report")
+    MUTE = "mute", _("Muted a user from chat")
+    UNMUTE = "unmute", _("Lifted a mute from chat")
 
 
 class ModerationAction(models.Model):
@@ -287,3 +291,80 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.moderator}: {self.get_kind_display()}"
+
+
+# --- chat ----------------------------------------------------------------------------
+class ChatRoom(models.TextChoices):
+    PLAYERS = "players", _("Players")
+    SPECTATORS = "spectators", _("Spectators")
+
+
+class ChatLine(models.Model):
+    """One line said at a table: a quick phrase (its code, worded for each reader) or free text."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_lines")
+    room = models.CharField(_("chat"), max_length=10, choices=ChatRoom.choices)
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_lines")
+    phrase = models.CharField(_("quick phrase"), max_length=24, blank=True)
+    text = models.CharField(_("text"), max_length=300, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pk"]
+        indexes = [models.Index(fields=["table", "room", "-id"], name="chat_newest")]
+
+    def __str__(self) -> str:
+        return f"chat line {self.pk} at table {self.table_id}"
+
+
+# --- challenges ----------------------------------------------------------------------
+class ChallengeStatus(models.TextChoices):
+    PENDING = "pending", _("waiting for an answer")
+    ACCEPTED = "accepted", _("accepted")
+    DECLINED = "declined", _("declined")
+    EXPIRED = "expired", _("expired")
+    WITHDRAWN = "withdrawn", _("withdrawn")
+
+
+class Challenge(models.Model):
+    """An invitation to a new table: its seats kept for the people challenged until they answer or it expires."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="challenge")
+    challenger = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_made")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk} by {self.challenger} at table {self.table_id}"
+
+
+class ChallengeInvite(models.Model):
+    """One person challenged, and their answer."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invites")
+    invitee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received")
+    seat = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.PENDING, db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["challenge", "invitee"], name="one_invite_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.invitee} invited by challenge {self.challenge_id}: {self.status}"
+
+
+# --- reminders -----------------------------------------------------------------------
+class ReminderSent(models.Model):
+    """A reminder that time for a move is running out, once per match, move and share of the time left."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    seq = models.PositiveIntegerField()
+    which = models.CharField(max_length=8)  # "half" or "tenth" (games/after_commit/reminders.py)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "seq", "which"], name="one_reminder_per_turn_and_share")]
+
+    def __str__(self) -> str:
+        return f"reminder {self.which} for match {self.match_id} at seq {self.seq}"

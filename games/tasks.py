@@ -23,9 +23,10 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from . import actions
-from .after_commit import your_move
+from .actions.challenges import expire_challenges as expire_unanswered_challenges
+from .after_commit import reminders, your_move
 from .engine.bots import choose_move
-from .models import Match, Seat, TableStatus
+from .models import Match, ReminderSent, Seat, TableStatus
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +50,9 @@ THINKING_SLOT_SECONDS = 30
     retry_backoff=30,
     max_retries=3,
 )
-def your_move_email(match_id: int, seq: int, queued_at: float | None = None) -> bool:
-    """E-mail whoever is to move at `seq`, if they still are and are away (games/after_commit/your_move.py)."""
-    return your_move.send_if_away(match_id, seq, queued_at)
+def your_move_email(match_id: int, seq: int, queued_at: float | None = None, user_id: int | None = None) -> bool:
+    """E-mail the person the check is for, if still to move and away (games/after_commit/your_move.py)."""
+    return your_move.send_if_away(match_id, seq, queued_at, user_id)
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -189,3 +190,33 @@ def _stuck_bot_turns(now) -> list[tuple[int, int]]:
         if began is None or began <= now - waited:
             stuck.append((match_id, seq))
     return stuck
+
+
+@shared_task(name="games.tasks.expire_challenges", ignore_result=True, acks_late=True)
+def expire_challenges() -> int:
+    """Challenges left unanswered for a day expire (games/actions/challenges.py); run twice, each expires once."""
+    return expire_unanswered_challenges()
+
+
+# --- reminders (games/after_commit/reminders.py) ---------------------------------------
+@shared_task(name="games.tasks.remind", ignore_result=True, acks_late=True,
+             autoretry_for=(OSError, SMTPException), retry_backoff=30, max_retries=3)
+def remind(match_id: int, seq: int, which: str) -> bool:
+    """Remind the person to move at `seq` that `which` share of their time is left (once, however often run)."""
+    return reminders.remind(match_id, seq, which)
+
+
+@shared_task(name="games.tasks.send_reminders", ignore_result=True)
+def send_reminders() -> int:
+    """Send the reminders that are due and were not sent: the ones too far off for a countdown, or lost."""
+    now = timezone.now()
+    rows = (_playing_with_seat_to_move(False)
+            .filter(table__seconds_per_move__gte=settings.REMINDER_MIN_SECONDS_PER_MOVE, deadline__gt=now)
+            .exclude(Exists(ReminderSent.objects.filter(match=OuterRef("pk"), seq=OuterRef("seq"), which="tenth")))
+            .values_list("pk", "seq", "deadline", "table__seconds_per_move").order_by("deadline")[:SWEEP_BATCH])
+    sent = 0
+    for match_id, seq, deadline, seconds_per_move in rows:
+        which = reminders.due(deadline, seconds_per_move, now)
+        if which is not None and not ReminderSent.objects.filter(match_id=match_id, seq=seq, which=which).exists():
+            sent += reminders.remind(match_id, seq, which)
+    return sent

@@ -1,4 +1,4 @@
-from .views import api_docs, lobby, replay, reports, rules, table
+from .views import following, lobby, replay, reports, rules, table, websocket_schema
 
-urlpatterns = [*lobby.urlpatterns, *table.urlpatterns, *replay.urlpatterns, *api_docs.urlpatterns, *rules.urlpatterns,
-               *reports.urlpatterns]
+urlpatterns = [*lobby.urlpatterns, *table.urlpatterns, *replay.urlpatterns, *rules.urlpatterns,
+               *reports.urlpatterns, *following.urlpatterns, *websocket_schema.urlpatterns]

@@ -1,19 +1,21 @@
-"""The JSON of profiles and leaderboards: GET /api/players/<username> and GET /api/leaderboard/<rules>.
+"""The JSON of profiles and leaderboards (GET /api/players/<username>, GET /api/leaderboard/<rules>),
+follows and blocks.
 
-Both are public, as the pages are; "you" in a leaderboard needs a session
-or a token. Documented at /api/docs/.
+The first two are public, as the pages are; "you" in a leaderboard needs a
+session or a token. Routed and described by api/ (api.operations.people);
+documented at /api/docs/.
 """
 
 from __future__ import annotations
 
 from django.http import JsonResponse
-from django.urls import path, reverse
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from septica_site.api_errors import error
 
-from . import reads
+from . import reads, relations
 from .skill import is_provisional
 
 
@@ -95,7 +97,29 @@ def leaderboard(request, rules: str):
     })
 
 
-urlpatterns = [
-    path("players/<str:username>", player, name="api_player"),
-    path("leaderboard/<slug:rules>", leaderboard, name="api_leaderboard"),
-]
+# --- follows and blocks -------------------------------------------------------------------
+def relation_view(add, remove, answer_key: str):
+    """POST adds the relation, DELETE removes it; both answer what now holds."""
+    @require_http_methods(["POST", "DELETE"])
+    def view(request, username: str):
+        if not request.user.is_authenticated:
+            return error(401, "Log in, or send Authorization: Bearer <token>.", code="not_logged_in")
+        change = add if request.method == "POST" else remove
+        try:
+            other = change(request.user, username)
+        except relations.RelationRefused as refusal:
+            return error(refusal.status, refusal.message, code=refusal.code)
+        return JsonResponse({**person_json(other), answer_key: request.method == "POST"})
+
+    return view
+
+
+@require_safe
+def following(request):
+    if not request.user.is_authenticated:
+        return error(401, "Log in, or send Authorization: Bearer <token>.", code="not_logged_in")
+    return JsonResponse({"following": [person_json(user) for user in relations.followed_people(request.user)]})
+
+
+follow = relation_view(relations.follow, relations.unfollow, "following")
+block = relation_view(relations.block, relations.unblock, "blocked")

@@ -65,3 +65,38 @@ class Outcome(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in match {self.match_id}: place {self.place}"
+
+
+class Follow(models.Model):
+    """One person following another: "Following" lists who is online and their open tables."""
+
+    follower = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="one_follow_per_pair"),
+            models.CheckConstraint(condition=~models.Q(follower=models.F("followed")), name="no_following_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
+
+
+class Block(models.Model):
+    """One person blocking another: the blocked person's chat lines are hidden from the blocker,
+    and the blocked person cannot challenge them or join their tables."""
+
+    blocker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks")
+    blocked = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocked_by")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair"),
+            models.CheckConstraint(condition=~models.Q(blocker=models.F("blocked")), name="no_blocking_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
-from . import reads
+from . import reads, relations
 from .chart import rating_chart
 from .reliability import RECENT_MATCHES
 from .skill import PROVISIONAL_UNTIL, SHOWN_BASE
@@ -60,7 +62,41 @@ def player(request, username: str):
         "matches": [past_match_row(past) for past in found.matches],
         "may_challenge": may_challenge(request.user, user),
         "challenge_url": f"{reverse('create_table')}?{urlencode({'challenge': user.username})}",
+        "is_other": request.user.is_authenticated and request.user.pk != user.pk,
+        "you_follow": relations.follows(request.user, user),
+        "you_block": relations.blocks(request.user, user),
     })
+
+
+CHANGES = {"follow": relations.follow, "unfollow": relations.unfollow,
+           "block": relations.block, "unblock": relations.unblock}
+
+
+def change_words(change: str, name: str) -> str:
+    return {
+        "follow": _("You follow %(name)s."),
+        "unfollow": _("You no longer follow %(name)s."),
+        "block": _("You block %(name)s: they cannot join your tables or challenge you, and you do not see "
+                   "what they write."),
+        "unblock": _("You no longer block %(name)s."),
+    }[change] % {"name": name}
+
+
+@require_POST
+@login_required
+def change_relation(request, username: str, change: str):
+    """The profile's Follow / Unfollow / Block / Unblock buttons."""
+    if change not in CHANGES:
+        raise Http404("There is no such change.")
+    try:
+        other = CHANGES[change](request.user, username)
+    except relations.RelationRefused as refusal:
+        if refusal.status == 404:
+            raise Http404(refusal.message) from None
+        messages.error(request, refusal.message)
+        return redirect("player", username)
+    messages.success(request, change_words(change, other.shown_name))
+    return redirect("player", other.username)
 
 
 def may_challenge(viewer, user) -> bool:

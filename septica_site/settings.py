@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "tutorial",
     "practice",
     "players",
+    "notify",
 ]
 
 MIDDLEWARE = [
@@ -112,10 +113,15 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "septica_site.context_processors.navigation",
+                "notify.context_processors.notifications",
             ],
         },
     },
 ]
+
+# HTTP requests a server process runs at once (septica_site/http_app.py): each holds a database
+# connection while it runs, so keep it under DATABASE_POOL_MAX, which the sockets draw on too.
+HTTP_THREADS = env_int("HTTP_THREADS", 6)
 
 # --- database ---------------------------------------------------------------
 if DATABASE_URL:
@@ -235,6 +241,8 @@ CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", default=not REDIS_UR
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "septica_site.tasks.heartbeat", "schedule": 30.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 30))},
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": float(env_int("REMINDER_SWEEP_SECONDS", 60))},
+    "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": float(env_int("CHALLENGE_SWEEP_SECONDS", 600))},
 }
 
 
@@ -255,6 +263,9 @@ def _env_seconds(name: str, default: float) -> float:
 BOT_MOVE_DELAY_SECONDS = _env_seconds("BOT_MOVE_DELAY_SECONDS", 1.0)
 DEADLINE_COUNTDOWN_MAX_SECONDS = env_int("DEADLINE_COUNTDOWN_MAX_SECONDS", 3600)
 BOT_THINK_SECONDS = _env_seconds("BOT_THINK_SECONDS", 0.0)  # tests only: a bot that thinks slowly
+# Following (games/views/following.py) reads itself again this often while it is in view:
+# who is at a table and their open tables change without a push to the follower.
+FOLLOWING_REFRESH_SECONDS = _env_seconds("FOLLOWING_REFRESH_SECONDS", 15.0)
 # Fairness (games/tasks.py): bots at tables where no person plays think this
 # many at a time per person who made those tables, so one person's tables of
 # bots never fill the worker ahead of someone waiting for a bot's answer.
@@ -370,6 +381,19 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # "Your move" e-mails to people away from their table (games/after_commit/your_move.py).
 YOUR_MOVE_EMAILS_PER_DAY = env_int("YOUR_MOVE_EMAILS_PER_DAY", 20)
 YOUR_MOVE_EMAIL_DELAY_SECONDS = env_int("YOUR_MOVE_EMAIL_DELAY_SECONDS", 60)
+
+# --- web push (notify/push.py) ----------------------------------------------------
+# VAPID_PRIVATE_KEY: the raw P-256 private key, base64url (32 bytes, as `vapid --gen`
+# and web-push tools print it), or a PEM. Unset, a key is made once into
+# VAR_DIR/vapid.json and kept. VAPID_PUBLIC_KEY, when set, must be that key's public half.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:noreply@septica.local").strip()
+if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: address or an https:// URL.")
+PUSH_TIMEOUT_SECONDS = _env_seconds("PUSH_TIMEOUT_SECONDS", 10.0)
+# Reminders (games/after_commit/reminders.py): tables with at least this much time per move.
+REMINDER_MIN_SECONDS_PER_MOVE = env_int("REMINDER_MIN_SECONDS_PER_MOVE", 3600)
 
 # --- languages, time, static --------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -24,13 +24,12 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("accounts/", include("accounts.urls")),
-    path("api/", include("accounts.api_urls")),
-    path("api/", include("games.api")),
-    path("api/", include("players.api")),
+    path("api/", include("api.urls")),  # the JSON API, its OpenAPI document and its docs page
     path("", include("games.urls")),
     path("", include("tutorial.urls")),
     path("", include("practice.urls")),
     path("", include("players.urls")),
+    path("", include("notify.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     # gettext(), ngettext() and interpolate() for the scripts, in the page's language.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -49,16 +50,24 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=uses_the_browser)
 
 
+ENGINE_TESTS = Path(__file__).parent / "engine"
+
+
 def run_device_tests_once(items) -> None:
-    """Practice plays in the browser against files the server only serves: its
-    database and channel layer take no part, so the PostgreSQL + Redis run of
-    CI would repeat the embedded run's minutes to the letter."""
+    """Practice plays in the browser against files the server only serves, and
+    the rules engine imports nothing of Django (an import-linter contract):
+    neither the database nor the channel layer takes part in their tests, so
+    the PostgreSQL + Redis run of CI would repeat the embedded run's minutes
+    to the letter."""
     if not os.environ.get("DATABASE_URL"):
         return
-    reason = "plays on the device alone: run in the embedded setup (CI's first run)"
+    on_the_device = pytest.mark.skip(reason="plays on the device alone: run in the embedded setup (CI's first run)")
+    engine_alone = pytest.mark.skip(reason="the rules engine alone, without Django: run in the embedded setup (CI's first run)")
     for item in items:
         if "device" in item.keywords:
-            item.add_marker(pytest.mark.skip(reason=reason))
+            item.add_marker(on_the_device)
+        elif ENGINE_TESTS in Path(item.path).parents:
+            item.add_marker(engine_alone)
 
 
 def uses_the_browser(item) -> bool:
@@ -68,12 +77,16 @@ def uses_the_browser(item) -> bool:
 
 @pytest.fixture(autouse=True)
 def fresh_reliabilities():
-    """Seats keep a person's reliability for a minute per process; user ids come back after a rollback."""
+    """Seats keep a person's reliability for a minute per process, and a process remembers the
+    your-move checks it queued; user ids (and tests' seeds) come back after a rollback."""
+    from games.after_commit.your_move import forget_queued_checks
     from games.leaving_view import forget_reliabilities
 
     forget_reliabilities()
+    forget_queued_checks()
     yield
     forget_reliabilities()
+    forget_queued_checks()
 
 
 @pytest.fixture(autouse=True)

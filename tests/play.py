@@ -48,6 +48,16 @@ def play_moves(table: Table, count: int | None = None, seed: int = 1) -> Match:
     return match
 
 
+def bobs_move(alice, bob, **table_options) -> tuple[Table, Match]:
+    """A started two-player table where it is now Bob's move."""
+    table = start_table(alice, [bob], **table_options)
+    bob_seat = Seat.objects.get(table=table, user=bob).number
+    match = Match.objects.get(pk=table.pk)
+    while match.to_move != bob_seat:
+        match = play_moves(table, 1, seed=match.seq)
+    return table, match
+
+
 def finished_match(creator, others, rules="septica", options=None, private=False, seed=1) -> Match:
     return play_moves(seated_table(creator, others, rules, options, private), seed=seed)
 

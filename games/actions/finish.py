@@ -16,6 +16,7 @@ from django.db.models import Count, Max
 from players.outcomes import SeatResult, record_match, side_of
 
 from ..models import Actor, Match, Move, Seat, Table
+from . import on_commit
 
 # Rule sets whose scores are penalties: the lowest total is the best.
 LOWEST_SCORE_BEST = frozenset({"americana"})
@@ -61,6 +62,7 @@ def record_finished(match: Match, table: Table, seats: Sequence[Seat]) -> bool:
         )
         for seat in seats
     ]
+    on_commit.match_finished(match.pk, [(result.user_id, result.won) for result in results if result.user_id])
     return record_match(match.pk, table.rules, match.finished_at, results, rated=table.rated)
 
 

@@ -8,7 +8,7 @@ transaction, and announces the change only after commit. The admin
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -16,12 +16,24 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
-from ..models import BotLevel, BotStyle, Match, ModerationAction, ModerationKind, Report, Seat, Table, TableStatus
+from ..models import (
+    BotLevel,
+    BotStyle,
+    ChatLine,
+    Match,
+    ModerationAction,
+    ModerationKind,
+    Report,
+    Seat,
+    Table,
+    TableStatus,
+)
 from . import on_commit
 from .checks import check_may_play
 
 MODERATE_PERMISSION = "games.moderate"
 MAX_REASON_CHARS = 2000
+MAX_MUTE_DAYS = 365
 UNFINISHED = (TableStatus.OPEN, TableStatus.PLAYING)
 
 
@@ -167,6 +179,35 @@ def lift_suspension(moderator, user_id: int, reason) -> None:
         _audit(moderator, ModerationKind.LIFT, reason, user=user)
 
 
+def mute(moderator, user_id: int, days, reason):
+    """No chat lines from them for `days` days (every other part of the site stays open to them)."""
+    check_moderator(moderator)
+    reason = check_reason(reason)
+    if type(days) is not int or not 1 <= days <= MAX_MUTE_DAYS:
+        raise BadRequest(_("A mute lasts from 1 to %(n)d days.") % {"n": MAX_MUTE_DAYS})
+    with transaction.atomic():
+        user = _locked_user(user_id)
+        if user.pk == moderator.pk:
+            raise BadRequest(_("You cannot mute yourself."))
+        user.chat_muted_until = timezone.now() + timedelta(days=days)
+        user.save(update_fields=["chat_muted_until"])
+        _audit(moderator, ModerationKind.MUTE, reason, user=user, until=user.chat_muted_until)
+    return user
+
+
+def unmute(moderator, user_id: int, reason):
+    check_moderator(moderator)
+    reason = check_reason(reason)
+    with transaction.atomic():
+        user = _locked_user(user_id)
+        if user.chat_muted_until is None or user.chat_muted_until <= timezone.now():
+            raise Conflict(_("%(name)s is not muted.") % {"name": user.username})
+        user.chat_muted_until = None
+        user.save(update_fields=["chat_muted_until"])
+        _audit(moderator, ModerationKind.UNMUTE, reason, user=user)
+    return user
+
+
 def _locked_user(user_id: int):
     user = get_user_model().objects.select_for_update().filter(pk=user_id).first()
     if user is None:
@@ -211,8 +252,10 @@ def report_player(reporter, table_id: int, seat_number, reason) -> Report:
         if Report.objects.filter(table=table, reporter=reporter, reported_id=seat.user_id,
                                  resolved_at__isnull=True).exists():
             raise Conflict(_("You have already reported this player at this table; a moderator will look at it."))
+        # Under the match's lock: the chat read is the chat as it stood when the report was made.
+        chat_until = ChatLine.objects.filter(table=table).order_by("-pk").values_list("pk", flat=True).first()
         return Report.objects.create(table=table, seq=match.seq, reporter=reporter, reported_id=seat.user_id,
-                                     reason=reason)
+                                     reason=reason, chat_until=chat_until)
 
 
 def resolve_report(moderator, report_id: int, reason) -> Report:

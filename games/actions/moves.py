@@ -19,6 +19,7 @@ from .. import sql
 from ..engine import IllegalMove, rules_for
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
 from ..leaving_rules import finished_with_resignations
+from ..leaving_view import note_open_request
 from ..models import Actor, BotLevel, BotStyle, Match, Move, Seat, Table, TableStatus
 from ..presenters import seats_json
 from ..reads import cache_seats
@@ -79,6 +80,7 @@ def _locked_match_with_seats(match_id: Any) -> tuple[Match, list[Seat]]:
     found = sql.locked_match_with_seats(match_id) if 0 < match_id < 2**63 else None
     if found is None:
         raise NotFound(_("There is no such match."))
+    note_open_request(found[0].table, found[0].open_abort_request_id)
     return found
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..after_commit import abort_requests, publish, turns, your_move
+from ..after_commit import abort_requests, finished, publish, turns, your_move
 from ..models import Match, Seat, Table
 
 
@@ -20,7 +20,7 @@ def match_changed(match: Match, table: Table, seats: list[Seat] | None = None) -
     `seats`, the table's rows as the write left them under its lock, spare
     the after-commit work a query of them on every move, which costs far more
     than passing them (bench/on_commit.py; the figures are in the README)."""
-    match_id, seq, to_move = match.pk, match.seq, match.to_move
+    match_id, seq, to_move, seed_sha256 = match.pk, match.seq, match.to_move, match.seed_sha256
     if seats is None:
         def send() -> None:
             publish.match_changed(match_id, seq)
@@ -35,7 +35,7 @@ def match_changed(match: Match, table: Table, seats: list[Seat] | None = None) -
             publish.match_changed(match_id, seq, seats)
             turns.schedule(match_id, seq, turn)
             if turn is None or not turn.by_bot:  # a bot (or a bot standing in) is never mailed
-                your_move.queue_check(match_id, seq, to_move, person)
+                your_move.queue_check(match_id, seq, to_move, person, seed_sha256)
 
     transaction.on_commit(send)
 
@@ -62,3 +62,8 @@ def turn_changed(match_id: int, seq: int) -> None:
 def abort_asked(request_id: int, expires_at, seconds: int) -> None:
     """A request to abort was made: its expiry is queued for the moment it ends."""
     transaction.on_commit(lambda: abort_requests.schedule_expiry(request_id, expires_at, seconds))
+
+
+def match_finished(match_id: int, people: list[tuple[int, bool]]) -> None:
+    """A match ended: its people away from the table are told, each whether they won."""
+    transaction.on_commit(lambda: finished.tell_away(match_id, people))

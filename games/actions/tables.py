@@ -10,11 +10,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from players.relations import blocked_by_any
 from players.reliability import reliability
 
 from ..engine import rules_for
 from ..errors import BadRequest, Conflict, NotAllowed, NotFound
-from ..models import BotLevel, BotStyle, Match, Seat, Table, TableStatus
+from ..models import BotLevel, BotStyle, ChallengeInvite, ChallengeStatus, Match, Seat, Table, TableStatus
 from . import on_commit
 from .checks import (
     BotSpec,
@@ -50,7 +51,8 @@ def create_table(
     engine_rules, players, options = check_table_rules(rules, players, options)
     seconds_per_move = check_seconds_per_move(seconds_per_move)
     bots_by_seat = check_bots(bots, players)
-    check_challenge(user, reserve_for, bots_by_seat)
+    challenged = list(reserve_for) if isinstance(reserve_for, list | tuple) else [p for p in [reserve_for] if p]
+    check_challenged(user, challenged, bots_by_seat, players)
     rated = _check_rated(rated) and not bots_by_seat
     min_reliability = check_min_reliability(min_reliability)
     with transaction.atomic():
@@ -65,8 +67,9 @@ def create_table(
             [_new_seat(table, number, user if number == 0 else None, bots_by_seat.get(number), now)
              for number in range(players)]
         )
-        if reserve_for is not None:  # a challenge: the seat waits for that person alone
-            Seat.objects.filter(table=table, number=CHALLENGE_SEAT).update(reserved_for=reserve_for)
+        for number, person in zip(challenge_seats(bots_by_seat, players), challenged, strict=False):
+            # a challenge: the seat waits for that person alone
+            Seat.objects.filter(table=table, number=number).update(reserved_for=person)
         _start_if_full(table)
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed()
@@ -76,9 +79,32 @@ def create_table(
 CHALLENGE_SEAT = 1  # the seat kept for the person challenged: the one beside the creator's
 
 
+def challenge_seats(bots_by_seat: dict, players: int) -> list[int]:
+    """The seats kept for the people challenged, in the order they are named: from seat 2 on, bots' skipped."""
+    return [number for number in range(CHALLENGE_SEAT, players) if number not in bots_by_seat]
+
+
+def check_challenged(user, challenged: list, bots_by_seat: dict, players: int) -> None:
+    """Each person challenged may be, and the table has a free seat for every one of them."""
+    if len(challenged) <= 1:
+        check_challenge(user, challenged[0] if challenged else None, bots_by_seat)
+        return
+    if len({person.pk for person in challenged}) < len(challenged):
+        raise BadRequest(_("Name each person you challenge once."), code="challenge_twice")
+    free = len(challenge_seats(bots_by_seat, players))
+    if len(challenged) > free:
+        raise BadRequest(ngettext(
+            "This table has %(count)d free seat, fewer than the people you challenge.",
+            "This table has %(count)d free seats, fewer than the people you challenge.", free) % {"count": free},
+            code="too_many_challenged", free=free)
+    for person in challenged:
+        check_challenge(user, person, {})
+
+
 def check_challenge(user, challenged, bots_by_seat: dict) -> None:
     """A challenge (`reserve_for`) keeps a seat for someone else who may play: not oneself, not a banned
-    person (who does not exist to others), not a seat a bot was asked for."""
+    person (who does not exist to others), not a seat a bot was asked for, not someone who blocks the challenger
+    (told as lichess tells it, without naming the block)."""
     if challenged is None:
         return
     if challenged.pk == user.pk:
@@ -88,6 +114,9 @@ def check_challenge(user, challenged, bots_by_seat: dict) -> None:
     if challenged.play_refusal is not None:
         raise NotAllowed(_("%(name)s cannot play at the moment: challenge them later.")
                          % {"name": challenged.shown_name}, code="challenged_cannot_play")
+    if blocked_by_any(user.pk, [challenged.pk]):
+        raise NotAllowed(_("%(name)s does not accept challenges from you.") % {"name": challenged.shown_name},
+                         code="challenge_not_accepted")
     if CHALLENGE_SEAT in bots_by_seat:
         raise BadRequest(_("Seat %(n)d is kept for the person you challenge: put no bot there.")
                          % {"n": CHALLENGE_SEAT + 1}, code="challenge_seat_taken")
@@ -171,6 +200,7 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
             raise NotAllowed(_("This table is closed to new players."))
         if not any(seat.reserved_for_id == user.pk for seat in seats):  # a seat kept for them: they were asked
             check_reliable_enough(table, user)
+        check_not_blocked(table, seats, user)
         free = next((seat for seat in seats if seat.is_free and seat.reserved_for_id == user.pk), None)
         free = free or next((seat for seat in seats if seat.is_free_for(user)), None)
         if free is None:
@@ -180,11 +210,19 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
             free.save(update_fields=["user", "joined_at"])
         except IntegrityError:
             raise Conflict(_("You already sit at this table.")) from None
+        ChallengeInvite.objects.filter(challenge__table=table, invitee=user, status=ChallengeStatus.PENDING).update(
+            status=ChallengeStatus.ACCEPTED, answered_at=free.joined_at)
         _start_if_full(table, seats)
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed()
     return free
 
+
+def check_not_blocked(table: Table, seats: list[Seat], user) -> None:
+    """A person blocked by the table's creator, or by anyone seated, cannot sit down (the blocker is never stopped)."""
+    people = {seat.user_id for seat in seats if seat.user_id is not None} | {table.created_by_id}
+    if blocked_by_any(user.pk, people - {None}):
+        raise NotAllowed(_("Somebody at this table does not accept you at their tables."), code="blocked")
 
 
 def check_reliable_enough(table: Table, user) -> None:

@@ -30,6 +30,7 @@ from kombu.exceptions import OperationalError
 from septica_site.celery import app
 
 from ..models import Seat, TableStatus
+from . import reminders
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +69,18 @@ def _schedule(match_id: int, seq: int, turn: Turn | None) -> None:
         _queue(Task(BOT_TURN, match_id, seq))
     elif turn.deadline is not None and turn.seconds_per_move <= settings.DEADLINE_COUNTDOWN_MAX_SECONDS:
         _queue(Task(TURN_DEADLINE, match_id, seq, turn.deadline))
+    if not turn.by_bot:
+        _schedule_reminders(match_id, seq, turn)
     # Longer (correspondence) deadlines are left to the sweeper: a multi-day
     # countdown would sit in a worker's memory and outlive the broker's
     # visibility timeout.
+
+
+def _schedule_reminders(match_id: int, seq: int, turn: Turn) -> None:
+    try:
+        reminders.schedule(match_id, seq, turn.deadline, turn.seconds_per_move)
+    except BROKER_DOWN as error:  # the sweeper sends them (games.tasks.send_reminders)
+        logger.warning("no reminder countdown for match %s at seq %s: %r", match_id, seq, error)
 
 
 # --- queuing, and queuing again --------------------------------------------------------

@@ -4,10 +4,13 @@ closing when the credential it was opened with ends (accounts/credentials.py).""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import orjson
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
@@ -27,6 +30,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 CLOSE_UNAVAILABLE = 4503  # Redis unreachable: try again soon (servers may not send 1013)
+CLOSE_GONE = 1006  # no close frame: the browser went without one
 
 
 class BadMessage(Exception):
@@ -79,6 +83,7 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     credential_ended = False
 
     async def __call__(self, scope, receive, send):
+        self.left = False
         try:
             await super().__call__(scope, receive, send)
         except publish.REDIS_DOWN as error:
@@ -87,6 +92,17 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
             # meanwhile and its socket tries again.
             publish.logger.warning("socket closed, Redis is unreachable: %r", error)
             await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
+        except Disconnected:
+            # daphne's answer to a send after the browser went (a tab closed while
+            # the table was still being sent): the socket is gone, not broken.
+            await self._leave_once(CLOSE_GONE)
+
+    async def _leave_once(self, code: int) -> None:
+        """What websocket_disconnect does, for a consumer that ended before hearing of the close."""
+        if self.left:
+            return
+        with contextlib.suppress(StopConsumer):
+            await self.websocket_disconnect({"type": "websocket.disconnect", "code": code})
 
     async def websocket_connect(self, message):
         publish.remember_server_loop(asyncio.get_running_loop())
@@ -101,11 +117,17 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         await super().accept(subprotocol, headers)
 
     async def websocket_disconnect(self, message):
+        # Channels' own ends with a hop to the sync thread to close stale
+        # database connections (see `dispatch`): for every socket that closes.
+        self.left = True
         try:
             if self.credential is not None:
                 await self.channel_layer.group_discard(credentials.group(self.credential.user_id), self.channel_name)
+            for group in self.groups:
+                await self.channel_layer.group_discard(group, self.channel_name)
         finally:
-            await super().websocket_disconnect(message)
+            await self.disconnect(message["code"])
+        raise StopConsumer()
 
     async def dispatch(self, message):
         if self.credential_ended and message["type"] != "websocket.disconnect":

@@ -11,8 +11,10 @@ per change per server process and language and shared by its sockets
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -149,4 +151,5 @@ class MyMatchesConsumer(SepticaConsumer):
     async def _send_soon(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
         self.pending = None
-        await self.send_list()
+        with contextlib.suppress(Disconnected):  # the browser went meanwhile; its disconnect follows
+            await self.send_list()

@@ -3,14 +3,22 @@
 On connect the viewer gets their view; after every committed change (the
 group says only "match changed, seq n" or "table changed") the consumer
 builds its own viewer's view and sends it, unless it already sent that state.
-The client may move, ask for the current view, and ping (see the protocol in
-templates/games/api_docs.html and static/js/table/connection.js).
+The client may move, ask for the current view, chat, and ping (see the
+protocol in templates/games/api_docs.html and static/js/table/connection.js).
+Chat lines arrive as the group's "chat.line" with the line's fields; each
+socket words them for its own reader (games/chat_reads.py). A line is stored
+on the sockets' database thread, one insert in the moves' queue: on a thread
+of its own it cost the moves more, through the interpreter lock, than the
+queue does (bench/realtime.py --chat). Readers' settings and histories are
+read on the lists' thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import time
 from functools import partial
 from urllib.parse import parse_qs
 
@@ -20,15 +28,26 @@ from accounts import credentials
 from septica_site.row_ids import fits_a_row
 
 from .. import actions, presence
+from ..actions.chat import say
 from ..after_commit import publish
+from ..chat_reads import line_json, reader_settings, room_for, room_history
 from ..leaving_view import carry_leaving_state, leaving_state_loaded, load_leaving_state
 from ..models import Match
 from ..presenters import table_json
+from ..words.chat import phrases_in_words
 from . import snapshots
 from .base import CLOSE_NOT_AUTHENTICATED, CLOSE_NOT_FOUND, BadMessage, SepticaConsumer
-from .database import db
+from .database import db, lists_db
+
+logger = logging.getLogger(__name__)
 
 NO_SUCH_TABLE = "There is no such table."
+NO_ROOM_YET = "not read"  # the room a socket reads before its first view: none yet, not even None
+# How long a socket trusts what it read of its reader's blocks and chat_text setting: a line reaches
+# every socket of a table, and reading them again for each would cost a query per socket per line.
+# Older settings are read again in the background while the line goes by the ones held: a socket
+# handles its messages one at a time, and a line that waited for a read held up the moves behind it.
+READER_SETTINGS_SECONDS = 10.0
 
 
 def may_watch(table, user, invite: str | None) -> bool:
@@ -42,7 +61,7 @@ def may_watch(table, user, invite: str | None) -> bool:
 
 
 class TableConsumer(SepticaConsumer):
-    message_types = ("move", "sync", "ping")
+    message_types = ("move", "sync", "chat", "ping")
 
     async def connect(self):
         self.table_id = self.scope["url_route"]["kwargs"]["table_id"]
@@ -54,6 +73,11 @@ class TableConsumer(SepticaConsumer):
         self.seated: list[tuple[int, int]] = []
         self.heartbeat = None
         self.watching = False
+        self.chat_room: str | None = NO_ROOM_YET
+        self.reader: tuple[bool, set[int]] | None = None
+        self.reader_read_at = 0.0
+        self.reader_refresh: asyncio.Task | None = None
+        self.saying: asyncio.Task | None = None
         if self.scope.get("auth_error"):
             return await self.refuse(CLOSE_NOT_AUTHENTICATED, 401, self.scope["auth_error"])
         if not fits_a_row(self.table_id):  # SQLite could not even look it up
@@ -78,6 +102,8 @@ class TableConsumer(SepticaConsumer):
             snapshots.unwatch(self.table_id)
             if self.heartbeat is not None:
                 self.heartbeat.cancel()
+            if self.reader_refresh is not None:
+                self.reader_refresh.cancel()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             if self.presence_key is not None:
                 await sync_to_async(presence.leave, thread_sensitive=False)(self.presence_key)
@@ -95,6 +121,7 @@ class TableConsumer(SepticaConsumer):
         self.seated = snapshot.seated
         await self._load_leaving_state(snapshot)
         await self.send_view(table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented), force)
+        await self._send_chat_history(snapshot.table)
 
     async def send_view(self, data: dict, force: bool = False) -> None:
         seq = data["seq"]
@@ -173,6 +200,69 @@ class TableConsumer(SepticaConsumer):
         if self.presence_key is not None:
             await sync_to_async(presence.refresh, thread_sensitive=False)(self.presence_key)
         await super().on_ping(message)
+
+    # --- chat -----------------------------------------------------------------------------
+    async def _send_chat_history(self, table) -> None:
+        """The last lines of the room the viewer reads, on connect and whenever that room changes (sitting down)."""
+        room = room_for(table, self.user)
+        if room == self.chat_room:
+            return
+        self.chat_room = room
+        lines = await lists_db(self._history_and_reader)(room)
+        await self.send_json({"type": "chat_history", "room": room, "lines": lines, "phrases": phrases_in_words()})
+
+    async def chat_line(self, event):
+        line = event["line"]
+        if not self.watching or line["room"] != self.chat_room:
+            return
+        if self.authenticated and line["author_id"] != self.user.pk:
+            shows_text, blocked = await self._reader_settings()
+            if line["author_id"] in blocked or (line["text"] and not shows_text):
+                return
+        await self.send_json({"type": "chat", "line": line_json(line)})
+
+    def _history_and_reader(self, room: str | None) -> list[dict]:
+        """The room's last lines, and the reader's settings kept for the lines to come: one trip to the thread."""
+        self.reader, self.reader_read_at = reader_settings(self.user), time.monotonic()
+        return room_history(self.table_id, room, self.user, self.reader) if room is not None else []
+
+    async def _reader_settings(self) -> tuple[bool, set[int]]:
+        if self.reader is None:
+            self.reader, self.reader_read_at = await lists_db(reader_settings)(self.user), time.monotonic()
+        elif time.monotonic() - self.reader_read_at > READER_SETTINGS_SECONDS and (
+            self.reader_refresh is None or self.reader_refresh.done()
+        ):
+            self.reader_refresh = asyncio.create_task(self._read_reader_again())
+        return self.reader
+
+    async def _read_reader_again(self) -> None:
+        try:
+            self.reader, self.reader_read_at = await lists_db(reader_settings)(self.user), time.monotonic()
+        except Exception:  # noqa: BLE001 -- the settings held stay; the next line asks again
+            logger.warning("could not read the chat settings of %s again", self.user.pk, exc_info=True)
+
+    async def on_chat(self, message):
+        # Stored off this socket's queue of messages, which holds the moves' pushes to the
+        # writer too; one line after the other, so that a socket's lines keep their order.
+        before = self.saying
+        self.saying = asyncio.create_task(self._say_after(before, message.get("text"), message.get("phrase")))
+
+    async def _say_after(self, before: asyncio.Task | None, text, phrase) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        try:
+            await db(self._say)(text, phrase)
+        except credentials.CredentialEnded:
+            await self.close_for_credential(self.credential.refusal())
+        except actions.ServiceError as refusal:
+            await self.send_error(refusal.status, refusal.message, about="chat", **refusal.extra)
+        except Exception:  # noqa: BLE001 -- a task's error would otherwise go unseen; the writer sees no echo
+            logger.exception("chat line of %s at table %s failed", self.user.pk, self.table_id)
+
+    def _say(self, text, phrase) -> None:
+        if self.credential is not None and not credentials.still_stands(self.credential):
+            raise credentials.CredentialEnded
+        say(self.user, self.table_id, text=text, phrase=phrase, invite=self._query("invite"))
 
     # --- presence -----------------------------------------------------------------------
     async def _take_presence(self, seat: int | None) -> None:

@@ -25,11 +25,12 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from players import reads as players_reads
 
 from .. import actions
+from ..actions import challenges
 from ..actions.tables import CHALLENGE_SEAT
 from ..forms import PRESETS, QUICK_GAMES, CreateTableForm
 from ..models import Seat, TableStatus
 from ..presenters import my_table_order, table_summary
-from ..reads import rematch_invitations, tables_with_seats
+from ..reads import challenges_waiting, rematch_invitations, tables_with_seats
 from ..table_creation_rate import check_table_creation_rate, count_table_created
 from ..words.durations import clock_units, time_left_in_words
 from ..words.rulesets import RULE_SETS
@@ -74,14 +75,16 @@ def create_table(request):
                 form.add_error(None, refusal.message)
                 status = refusal.status
             else:
-                table = form.create(request.user, reserve_for=challenge.person)
+                table = form.create(request.user, challenged=challenge.people)
                 if table is not None:
                     count_table_created(request)
                     return redirect("table", table.pk)
     else:
         initial = CreateTableForm.initial_for(request.GET.get("preset"))
-        if challenge.person is not None:
-            initial[f"seat_{CHALLENGE_SEAT}"] = "person"  # the seat kept for them waits for a person
+        for number in range(CHALLENGE_SEAT, CHALLENGE_SEAT + len(challenge.people)):
+            initial[f"seat_{number}"] = "person"  # the seats kept for them wait for people
+        if challenge.people:
+            initial["players"] = max(initial["players"], len(challenge.people) + 1)
         form = CreateTableForm(initial=initial)
     return render(
         request,
@@ -99,23 +102,37 @@ def create_table(request):
 
 @dataclass(frozen=True)
 class Challenge:
-    """`?challenge=<username>` (the form sends it back hidden): a seat kept for that person."""
+    """`?challenge=<username>` (several: commas between, or the field repeated; the form sends them back):
+    a seat kept for each person."""
 
     username: str = ""
-    person: object = None
+    people: tuple = ()
     error: str = ""
+
+    @property
+    def person(self):
+        return self.people[0] if self.people else None
+
+    @property
+    def names(self) -> str:
+        return ", ".join(person.shown_name for person in self.people)
 
 
 def challenge_of(request) -> Challenge:
-    username = (request.POST if request.method == "POST" else request.GET).get("challenge", "").strip()
-    if not username:
+    values = (request.POST if request.method == "POST" else request.GET).getlist("challenge")
+    usernames = [name for value in values for name in value.replace(",", " ").split()]
+    if not usernames:
         return Challenge()
-    person = players_reads.person(username, request.user)
-    if person is None:
-        return Challenge(username, None, _("There is no such player to challenge."))
-    if person.pk == request.user.pk:
-        return Challenge(username, None, _("You cannot challenge yourself."))
-    return Challenge(username, person)
+    shown = ", ".join(usernames)
+    people = []
+    for username in usernames:
+        person = players_reads.person(username, request.user)
+        if person is None:
+            return Challenge(shown, (), _("There is no such player to challenge."))
+        if person.pk == request.user.pk:
+            return Challenge(shown, (), _("You cannot challenge yourself."))
+        people.append(person)
+    return Challenge(shown, tuple(people))
 
 
 def form_config() -> dict:
@@ -219,6 +236,29 @@ def next_page(request, default: str) -> str:
     return reverse(default)
 
 
+# --- answering a challenge ----------------------------------------------------
+CHALLENGE_ANSWERS = {"accept": challenges.accept_challenge, "decline": challenges.decline_challenge,
+                     "withdraw": challenges.withdraw_challenge}
+
+
+@require_POST
+@login_required
+def answer_challenge(request, challenge_id: int, answer: str):
+    """My matches' Accept / Decline (for the people challenged) and Withdraw (for the challenger)."""
+    if answer not in CHALLENGE_ANSWERS:
+        raise Http404("There is no such answer.")
+    try:
+        challenge = CHALLENGE_ANSWERS[answer](challenge_id, request.user)
+    except actions.ServiceError as refusal:
+        messages.error(request, refusal.message)
+        return redirect("my_matches")
+    if answer == "accept":
+        return redirect("table", challenge.table_id)
+    messages.success(request, _("You declined the challenge.") if answer == "decline"
+                     else _("You withdrew the challenge; its table is called off."))
+    return redirect("my_matches")
+
+
 # --- My matches ---------------------------------------------------------------
 SECTIONS = ("my_move", "playing", "open", "finished")
 
@@ -226,6 +266,7 @@ SECTIONS = ("my_move", "playing", "open", "finished")
 @require_safe
 @login_required
 def my_matches(request):
+    challenges.expire_challenges_of(request.user)
     mine = tables_with_seats().filter(seats__user=request.user).distinct()
     summaries = sorted((table_summary(table, request.user) for table in mine), key=my_table_order)
     invitations = [table_summary(table, request.user) for table in rematch_invitations(request.user)]
@@ -237,6 +278,7 @@ def my_matches(request):
             "sections": grouped,
             "has_any": any(section["tables"] for section in grouped),
             "invitations": invitations,
+            "challenges": challenges_waiting(request.user),
             "script": script_config(request, api=reverse("api_my_matches")),
         },
     )
@@ -293,12 +335,14 @@ def script_config(request, api: str) -> dict:
         "api": api,
         "refresh_ms": REFRESH_MS,
         "logged_in": request.user.is_authenticated,
+        "username": request.user.username if request.user.is_authenticated else "",
         "urls": {
             "join": reverse("lobby_join", args=[URL_ID]),
             "leave": reverse("lobby_leave", args=[URL_ID]),
             "rematch": reverse("rematch", args=[URL_ID]),
             "login": f"{reverse('login')}?next={request.path}",
             "url_id": str(URL_ID),
+            **{f"challenge_{answer}": reverse("answer_challenge", args=[URL_ID, answer]) for answer in CHALLENGE_ANSWERS},
         },
         "words": {
             "join": _("Join"),
@@ -307,6 +351,7 @@ def script_config(request, api: str) -> dict:
             "open_table": _("Go to the table"),
             "log_in_to_join": _("Log in to join"),
             "kept": _("Seat kept for a rematch"),
+            "kept_invited": _("Seat kept for an invited player"),
             "free": _("free"),
             "you": _("you"),
             "bot": _("bot"),
@@ -320,6 +365,11 @@ def script_config(request, api: str) -> dict:
             "time_left": _("%(time)s left"),
             "asks_rematch": _("%(name)s asks for a rematch"),
             "challenges_you": _("%(name)s challenges you"),
+            "also_challenged": _("Also challenged:"),
+            "accept": _("Accept"),
+            "decline": _("Decline"),
+            "withdraw": _("Withdraw"),
+            "table_number": _("Table %(id)s"),
             "new_table": _("New table: %(rules)s"),
             "play": _("Play"),
             "called_off": _("Called off"),
@@ -338,4 +388,5 @@ urlpatterns = [
     path("play/<int:table_id>/bot/", add_bot, name="lobby_add_bot"),
     path("matches/", my_matches, name="my_matches"),
     path("matches/<int:table_id>/rematch/", rematch, name="rematch"),
+    path("matches/challenges/<int:challenge_id>/<slug:answer>/", answer_challenge, name="answer_challenge"),
 ]

@@ -74,9 +74,11 @@
       form.append(el("button", { type: "submit", class: primary ? "primary" : null, "data-focus": focus }, label));
       return form;
     }
+    // A seat kept at a new table is a challenge's; at a rematch, for the last match's player.
+    const kept = (t) => (t.rematch_of ? W.kept : W.kept_invited);
     function seatNames(t) {
       const names = t.seats.map((s) => {
-        const text = s.you ? W.you : s.name || (s.reserved ? W.kept : W.free);
+        const text = s.you ? W.you : s.name || (s.reserved ? kept(t) : W.free);
         if (!s.you && s.bot) return el("span", { class: `seat seat--${s.kind}` }, text, " ", el("span", { class: "badge" }, `${W.bot} · ${s.bot.badge}`));
         // A person's name opens their profile (players/); bots have none.
         return el("span", { class: `seat seat--${s.kind}` }, !s.you && s.profile_url ? el("a", { href: s.profile_url }, text) : text);
@@ -106,7 +108,7 @@
       }
       if (!config.logged_in) return el("a", { class: "button", href: config.urls.login, "data-focus": `login-${t.id}` }, W.log_in_to_join);
       if (joinable(t)) return postForm(urlFor("join", t.id), W.join, `join-${t.id}`, { primary: true });
-      return el("span", { class: "muted" }, W.kept);
+      return el("span", { class: "muted" }, kept(t));
     }
 
     const card = (t) => el("li", { class: "table-card", "data-table": t.id },
@@ -176,6 +178,36 @@
       el("div", { class: "table-card__actions" },
         postForm(urlFor("join", t.id), W.join, `join-${t.id}`, { primary: true, fields: { next: location.pathname } })));
 
+    // Challenges: those waiting for my answer, and my own with each person's answer so far.
+    const challengeForm = (answer, c, primary = false) =>
+      postForm(urlFor(`challenge_${answer}`, c.id), W[answer], `${answer}-${c.id}`, { primary });
+    const others = (c) => c.invites.filter((i) => i.username !== config.username);
+
+    const received = (c) => el("li", { class: "table-card table-card--invite", "data-challenge": c.id, "data-table": c.table_id },
+      el("div", { class: "table-card__head" }, el("h3", { class: "table-card__rules" }, fmt(W.challenges_you, { name: c.challenger.display_name }))),
+      el("p", { class: "table-card__options" }, `${c.rules_name} · ${c.players_words} · ${fmt(W.per_move, { time: c.time_words })}`),
+      c.invites.length > 1
+        ? el("p", { class: "table-card__seats" }, `${W.also_challenged} ${others(c).map((i) => `${i.display_name} (${i.status_words})`).join(", ")}`)
+        : null,
+      el("div", { class: "table-card__actions" }, challengeForm("accept", c, true), challengeForm("decline", c)));
+
+    const made = (c) => el("li", { class: "table-card", "data-challenge": c.id },
+      el("div", { class: "table-card__head" },
+        el("h3", { class: "table-card__rules" }, el("a", { href: c.table_url }, fmt(W.table_number, { id: c.table_id })), ` · ${c.rules_name}`)),
+      el("p", { class: "table-card__seats" }, c.invites.flatMap((i, n) => [
+        ...(n ? [", "] : []),
+        el("span", { class: `challenge-answer challenge-answer--${i.status}` }, `${i.display_name}: ${i.status_words}`)])),
+      c.table_status === "open" ? el("div", { class: "table-card__actions" }, challengeForm("withdraw", c)) : null);
+
+    function drawChallenges(challenges) {
+      for (const [id, items, draw] of [["challenges-received", challenges.received, received], ["challenges-made", challenges.made, made]]) {
+        const section = document.getElementById(id);
+        if (!section) continue;
+        section.hidden = !items.length;
+        section.querySelector("ul").replaceChildren(...items.map(draw));
+      }
+    }
+
     function drawSections(tables) {
       const grouped = Object.fromEntries(SECTIONS.map((name) => [name, []]));
       for (const t of tables) {
@@ -204,6 +236,7 @@
       const invites = data.invitations || [];
       invitations.hidden = !invites.length;
       invitations.querySelector("ul").replaceChildren(...invites.map(invitation));
+      if (data.challenges) drawChallenges(data.challenges);
       tick();
     });
   }
@@ -325,7 +358,7 @@
   if (config && document.getElementById("my-matches")) {
     const matches = matchesPage(config);
     window.septicaLists.myMatches = matches;
-    const show = (message) => matches.render({ tables: message.tables, invitations: message.invitations || [] });
+    const show = (message) => matches.render({ tables: message.tables, invitations: message.invitations || [], challenges: message.challenges });
     document.addEventListener("septica:me", (event) => show(event.detail));
     if (window.septicaMe && window.septicaMe.last) show(window.septicaMe.last);
     matches.start(() => Boolean(window.septicaMe && window.septicaMe.online));

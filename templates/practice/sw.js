@@ -79,3 +79,31 @@ async function navigate(request, url) {
     return shell;
   }
 }
+
+// Web push (notify/push.py sends {title, body, url, tag}). One notification per
+// tag (a table): a newer one replaces the older rather than piling up.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = {};
+  }
+  const target = new URL(message.url || "/", self.location.origin);
+  const url = target.origin === self.location.origin ? target.href : new URL("/", self.location.origin).href;
+  const options = { body: message.body || "", data: { url }, icon: CONFIG.static_url + "icons/icon-192.png" };
+  if (message.tag) Object.assign(options, { tag: message.tag, renotify: true });
+  event.waitUntil(self.registration.showNotification(message.title || "Șeptică", options));
+});
+
+// Tapped: the table's tab if one is open, else a new one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = (event.notification.data && event.notification.data.url) || new URL("/", self.location.origin).href;
+  event.waitUntil((async () => {
+    const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const open = windows.find((client) => client.url === url);
+    if (open) return open.focus();
+    return self.clients.openWindow(url);
+  })());
+});

@@ -151,7 +151,7 @@ def _server_environment() -> dict:
     from django.db import connection
 
     env = {**os.environ, "SEPTICA_NO_EMBEDDED_WORKER": "1", "DEBUG": "1", "HTTPS": "0",
-           "BOT_MOVE_DELAY_SECONDS": "0"}
+           "BOT_MOVE_DELAY_SECONDS": "0", "FOLLOWING_REFRESH_SECONDS": "1"}
     name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = name

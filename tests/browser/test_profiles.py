@@ -111,9 +111,10 @@ def test_a_challenge_from_a_profile_keeps_a_seat_for_that_person(live_server, ne
     mine = alices.new_page()
     with mine.expect_response(re.compile(r"/api/me/matches$")):  # the list as the script draws it, too
         mine.goto(live_server.url + reverse("my_matches"))
-    invitation = mine.locator("#invitations .table-card")
+    # A challenge has its own section now (issue 19), with Accept and Decline.
+    invitation = mine.locator("#challenges-received")
     expect(invitation).to_contain_text("Bob challenges you")
-    expect(invitation.get_by_role("button", name="Join")).to_be_visible()
+    expect(invitation.get_by_role("button", name="Accept")).to_be_visible()
 
 
 def test_names_in_the_lobby_open_profiles_and_bots_have_none(live_server, new_context, alice, bob):

@@ -52,6 +52,16 @@ LAYOUT = """([vw, vh]) => {
     const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     if (!inside(box) || !hit || !button.contains(hit)) problems.push(`the button ${button.textContent} is not in view`);
   }
+  // What a player must see whole: the dealer's mark inside its seat, my time left beside the move
+  // buttons, and the game's name above the tools.
+  for (const words of document.querySelectorAll(".seat__dealer, .seats--mine .seat__turn, .table-title")) {
+    const seat = words.closest(".seat") || words.parentElement;
+    const box = words.getBoundingClientRect(), room = seat.getBoundingClientRect();
+    const clipped = words.scrollWidth > words.clientWidth + 1 || words.scrollHeight > words.clientHeight + 1;
+    if (clipped || box.right > room.right + 0.5 || box.left < room.left - 0.5) {
+      problems.push(`"${words.textContent}" is cut short`);
+    }
+  }
   const dock = document.getElementById("dock").getBoundingClientRect();
   for (const id of ["seats", "center"]) {
     const box = document.getElementById(id).getBoundingClientRect();

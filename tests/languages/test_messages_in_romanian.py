@@ -10,6 +10,7 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import ApiToken
+from accounts.token_read import active_token
 from games.after_commit import your_move
 from games.models import Match, Seat
 from games.words.refusals import card_short
@@ -40,7 +41,7 @@ def test_a_script_with_a_token_reads_english_whatever_its_owners_profile_says(cl
     table = start_table(alice, [dorin])
     _token, secret = ApiToken.issue(alice if Match.objects.get(pk=table.pk).to_move == 1 else dorin, "script")
     bearer = {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
-    waiting = ApiToken.find_active(secret).user
+    waiting = active_token(secret).user
     waiting.preferred_language = "ro"
     waiting.save()
 

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from games.bot_names import FIRST_NAMES
+
 from .catalog import english_msgids
 from .page_text import json_words, read_page
 
@@ -25,8 +27,12 @@ SAME_IN_BOTH = {
     "Americana", "americana", "Familie", "familie", "Septica", "septica", "Gata", "Ia", "joker", "Expert",
     "API", "JSON", "SHA", "HTTPS", "HTTP", "CSRF", "UTC", "Home", "End", "Bearer", "curl", "seed_sha256",
     "min",  # minutes, abbreviated alike
+    "Chat", "mail",  # Romanian took both words as they are ("E-mail")
+    "Noroc",  # the game's greeting, a quick phrase kept Romanian in every language (games/words/chat.py)
     # The players of the worked examples in the rules and the tutorial, and the card everyone calls Joker.
     "Ana", "Bogdan", "Cristi", "Dana", "Elena", "Florin", "Ioana", "Mihai", "Radu", "Joker",
+    # Bots' first names, which depend on the table's id and so on the database.
+    *FIRST_NAMES,
 }
 CARD_CODE = re.compile(r"^(?:[2-9TJQKA][CDHS]|X[RB])$")
 # Keys under which the site hands its scripts the words they show.

@@ -94,3 +94,32 @@ async def test_a_call_runs_in_its_callers_language(database_threads_let_go):
         assert await db(translation.get_language)() == "ro"
     with translation.override("en"):
         assert await db(translation.get_language)() == "en"
+
+
+async def test_each_thread_keeps_its_cache_client_and_its_redis_connection(database_threads_let_go):
+    """A chat line counts its rate in the cache on the lists' thread: a cache client (and on Redis a new
+    connection) made for every call cost each line milliseconds and slowed the moves beside it."""
+    from django.core.cache import cache, caches
+
+    from games.consumers.database import lists_db
+
+    def client():
+        cache.set("thread-probe", 1)  # connects, on Redis
+        return caches["default"]  # held here, so that no later client can take its place in memory
+
+    for run in (db, lists_db):
+        first = await run(client)()
+        assert all([await run(client)() is first for _ in range(3)])
+
+    if "redis" in caches["default"].__class__.__name__.lower():
+        import redis
+        from django.conf import settings
+
+        def connections_now() -> int:
+            return len(redis.Redis.from_url(settings.REDIS_URL).client_list())
+
+        before = connections_now()
+        for _ in range(5):
+            await db(client)()
+            await lists_db(client)()
+        assert connections_now() <= before  # the threads' connections were open already, and reused

@@ -85,3 +85,28 @@ async def test_my_matches_over_a_bearer_token(alice, bob, sockets, token_for):
     mine = await sockets("/ws/me/", [(b"authorization", f"Bearer {secret}".encode())])
 
     assert ids(await mine.next("my_matches")) == [table.pk]
+
+
+async def test_an_anonymous_socket_is_let_in_while_the_sessions_thread_is_busy(alice, sockets, headers_for):
+    """A socket without a session cookie reads no session: an anonymous storm never queues on that thread,
+    while a signed-in socket still reads its session there (and waits for it)."""
+    import asyncio
+    import threading
+
+    from asgiref.sync import SyncToAsync
+
+    table = await database_sync_to_async(actions.create_table)(alice, rules="septica", players=2)
+    signed_in_headers = await headers_for(alice)
+    held = threading.Event()
+    busy = asyncio.get_running_loop().run_in_executor(SyncToAsync.single_thread_executor, held.wait, 30)
+    try:
+        lobby = await sockets("/ws/lobby/", headers_for(None))
+        assert ids(await lobby.next("lobby")) == [table.pk]
+        signed_in = asyncio.ensure_future(sockets("/ws/lobby/", signed_in_headers))
+        await asyncio.sleep(0.3)
+        assert not signed_in.done()  # its session is read on the held thread
+    finally:
+        held.set()
+        await busy
+    mine = await signed_in
+    assert (await mine.next("lobby"))["tables"][0]["id"] == table.pk

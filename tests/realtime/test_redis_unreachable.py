@@ -95,6 +95,7 @@ async def test_an_open_socket_stays_open_when_redis_goes_away(application, own_r
     socket = WebsocketCommunicator(application, f"/ws/tables/{playing.pk}/", headers=await headers_for(mover))
     assert (await socket.connect(timeout=5))[0]
     assert (await socket.receive_json_from(5))["type"] == "view"
+    assert (await socket.receive_json_from(5))["type"] == "chat_history"
     assert (await socket.receive_json_from(5))["type"] == "presence"
 
     await asyncio.to_thread(own_redis.stop)
@@ -118,6 +119,7 @@ async def test_sockets_read_their_table_again_when_redis_comes_back(application,
     assert (await socket.connect(timeout=5))[0]
     first = await socket.receive_json_from(5)
     assert first["type"] == "view" and first["seq"] == 0
+    assert (await socket.receive_json_from(5))["type"] == "chat_history"
     assert (await socket.receive_json_from(5))["type"] == "presence"  # all settled before Redis goes
 
     await asyncio.to_thread(own_redis.stop)

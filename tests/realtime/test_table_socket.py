@@ -461,6 +461,9 @@ async def test_two_sockets_of_one_person_keep_them_present_until_both_close(
     at_alice = await sockets(path(playing), headers_for(alice))
     first_bob = await sockets(path(playing), headers_for(bob))
     second_bob = await sockets(path(playing), headers_for(bob))
+    # A socket takes its presence after sending the view and before the chat's history.
+    await first_bob.next("chat_history")
+    await second_bob.next("chat_history")
     await at_alice.next("presence", where=lambda m: m["present"] == [0, 1])
 
     await first_bob.disconnect()
@@ -484,4 +487,28 @@ async def test_presence_expires_when_no_socket_refreshes_it(playing, bob):
     await sync_to_async(cache.touch)(key, 1)
     await asyncio.sleep(1.2)
 
+    assert not await sync_to_async(presence.is_present)(playing.pk, bob.pk)
+
+
+async def test_a_socket_that_goes_away_while_it_connects_leaves_no_presence_behind(playing, bob, application, headers_for):
+    """daphne raises Disconnected when a consumer sends to a socket its browser already closed (a tab
+    closed while the table was still being sent): the consumer ends there, and must still leave the
+    table, or its person shows as at the table until the presence expires."""
+    from autobahn.exception import Disconnected
+    from channels.testing import WebsocketCommunicator
+
+    def closed_after_the_view(send):
+        async def sending(message):
+            if message["type"] == "websocket.send" and '"chat_history"' in message.get("text", ""):
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+        return sending
+
+    async def gone_mid_connect(scope, receive, send):
+        await application(scope, receive, closed_after_the_view(send))
+
+    communicator = WebsocketCommunicator(gone_mid_connect, path(playing), headers=await headers_for(bob))
+    connected, _ = await communicator.connect()
+    assert connected
+    await communicator.wait(timeout=5)  # the application ended, without an error
     assert not await sync_to_async(presence.is_present)(playing.pk, bob.pk)

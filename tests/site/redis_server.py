@@ -1,20 +1,30 @@
-"""A Redis server of a test's own, on a port no one else uses (never the shared 6379)."""
+"""A Redis server of a test's own, on a port no one else uses (never the shared 6379).
+
+The port is a free one picked when the server is made, not a fixed number:
+CI runs the embedded and the PostgreSQL + Redis suites side by side, and
+each starts and stops Redis servers of its own.
+"""
 
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import time
 
 import redis
 
-PORT = 6393
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 class RedisServer:
-    def __init__(self, port: int = PORT) -> None:
-        self.port = port
-        self.url = f"redis://127.0.0.1:{port}/0"
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
 
     def url_for(self, database: int) -> str:
         return f"redis://127.0.0.1:{self.port}/{database}"

@@ -44,8 +44,6 @@ from tests.play import start_table
 
 from .redis_server import RedisServer, have_redis_server
 
-PORT = 6394  # a Redis of this module's own
-
 
 # --- Django -------------------------------------------------------------------------
 @pytest.mark.django_db
@@ -180,7 +178,7 @@ async def test_group_channels_and_shards_are_the_loop_layers_own():
 def own_redis():
     if not have_redis_server():
         pytest.skip("needs redis-server to start a Redis of its own")
-    server = RedisServer(PORT)
+    server = RedisServer()
     server.start()
     yield server
     server.stop()
@@ -236,3 +234,62 @@ async def test_a_sync_call_knows_the_event_loop_that_called_it():
         return SyncToAsync.threadlocal.main_event_loop, SyncToAsync.threadlocal.main_event_loop_pid
 
     assert await sync_to_async(loop_named, thread_sensitive=False)() == (asyncio.get_running_loop(), os.getpid())
+
+
+# --- autobahn ---------------------------------------------------------------------------
+def autobahn_calls(module, names: set[str]) -> list[tuple[int, str, str]]:
+    """Every call of `names` in `module`'s source: its line, the name, and the log method it feeds (or what else)."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(module))
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    calls = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in names:
+            keyword = parents[node]
+            log_call = parents.get(keyword) if isinstance(keyword, ast.keyword) else None
+            if log_call is not None and isinstance(log_call.func, ast.Attribute) and ast.unparse(log_call.func.value) == "self.log":
+                calls.append((node.lineno, node.func.id, log_call.func.attr))
+            else:
+                calls.append((node.lineno, node.func.id, ast.unparse(keyword)))
+    return calls
+
+
+def test_autobahns_helpers_made_lazy_feed_only_its_log_lines_but_the_timings_string():
+    from autobahn.websocket import protocol
+
+    from septica_site import autobahn_private
+
+    log_methods = {"debug", "info", "warn", "error", "failure", "trace"}
+    for module in autobahn_private.MODULES:
+        for line, name, use in autobahn_calls(module, {"hltype", "hlval", "pformat"}):
+            if use in log_methods:
+                continue
+            # The one exception: Timings.__str__ returns pformat of its dict, which stays eager.
+            assert (module, name, use) == (protocol, "pformat", "return pformat(self._timings)"), (module, line, use)
+    assert any(name == "pformat" and use == "debug" for _line, name, use in autobahn_calls(protocol, {"pformat"}))
+
+
+def test_the_lazy_helpers_are_installed_and_print_as_autobahns_own():
+    import pprint
+
+    from autobahn import util
+    from autobahn.twisted import websocket as twisted_websocket
+    from autobahn.websocket import protocol
+
+    import septica_site.asgi  # noqa: F401  (installs them, as in every server)
+    from septica_site import autobahn_private
+
+    assert protocol.pformat is autobahn_private.pformat
+    assert protocol.hltype is twisted_websocket.hltype is autobahn_private.hltype
+    assert protocol.hlval is twisted_websocket.hlval is autobahn_private.hlval
+    settings_log = [("openHandshakeTimeout", 5, "WebSocketServerFactory"), ("autoPingInterval", 0, "X")]
+    lazy = protocol.pformat(settings_log)
+    assert isinstance(lazy, autobahn_private.LazyWords)
+    assert str(lazy) == f"{lazy}" == pprint.pformat(settings_log)
+    assert str(protocol.hltype(protocol.WebSocketProtocol.sendData)) == util.hltype(protocol.WebSocketProtocol.sendData)
+    assert f"{protocol.hlval(42)}" == util.hlval(42)
+    timings = protocol.Timings()
+    timings.track("onOpen")
+    assert isinstance(str(timings), str) and "onOpen" in str(timings)  # __str__ must still return a string

@@ -1,6 +1,6 @@
 """A Celery worker outlives its Redis going away while it holds a countdown task.
 
-Each test runs a real worker process on a Redis of its own (port 6397, never
+Each test runs a real worker process on a Redis of its own (a free port, never
 the shared one) that keeps its data over a restart, as a deployed Redis does.
 """
 
@@ -24,7 +24,6 @@ from tests.conftest import worker_environment
 from .redis_server import RedisServer, have_redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
-PORT = 6397
 
 pytestmark = pytest.mark.skipif(not have_redis_server(), reason="needs redis-server to start a Redis of its own")
 
@@ -49,7 +48,7 @@ class PersistentRedis(RedisServer):
     """Saves its data when stopped and loads it when started again."""
 
     def __init__(self, directory: Path) -> None:
-        super().__init__(PORT)
+        super().__init__()
         self.directory = directory
 
     def start(self) -> None:

@@ -16,7 +16,7 @@ from accounts.preferences import table_preferences
 
 pytestmark = pytest.mark.django_db
 
-DEFAULTS = {"one_tap": True, "auto_take": False, "sounds": False}
+DEFAULTS = {"one_tap": True, "auto_take": False, "sounds": False, "chat_text": True}
 
 
 def client_for(user, **options) -> Client:
@@ -45,8 +45,8 @@ def test_saving_one_preference_keeps_the_others_and_answers_them_all(alice):
     response = save(client_for(alice), {"sounds": True})
 
     assert response.status_code == 200
-    assert response.json() == {"preferences": {"one_tap": True, "auto_take": False, "sounds": True}}
-    assert stored(alice) == {"one_tap": True, "auto_take": False, "sounds": True}
+    assert response.json() == {"preferences": {"one_tap": True, "auto_take": False, "sounds": True, "chat_text": True}}
+    assert stored(alice) == {"one_tap": True, "auto_take": False, "sounds": True, "chat_text": True}
 
 
 def test_all_three_at_once_and_read_back(alice):
@@ -55,7 +55,7 @@ def test_all_three_at_once_and_read_back(alice):
 
     answer = client.get("/api/me/preferences").json()
 
-    assert answer == {"preferences": {"one_tap": False, "auto_take": True, "sounds": True}}
+    assert answer == {"preferences": {"one_tap": False, "auto_take": True, "sounds": True, "chat_text": True}}
     assert stored(alice) == answer["preferences"]
 
 
@@ -109,4 +109,4 @@ def test_the_profile_page_shows_and_saves_them(alice):
                                                 "email_on_your_move": "on", "auto_take": "on", "sounds": "on"})
 
     assert response.status_code == 302
-    assert stored(alice) == {"one_tap": False, "auto_take": True, "sounds": True}
+    assert stored(alice) == {"one_tap": False, "auto_take": True, "sounds": True, "chat_text": True}

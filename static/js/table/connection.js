@@ -34,7 +34,7 @@ export async function request(method, url, body) {
 }
 
 // handlers: current() -> the table shown now; onTable(table); onPresence(message);
-// onOnline(bool); onGone(); onError(words); idle() -> true when a poll may redraw.
+// onOnline(bool); onGone(); onError(words); onChat(message); idle() -> true when a poll may redraw.
 export function createConnection(config, handlers) {
   let live = null;
   let pollTimer = null;
@@ -109,9 +109,19 @@ export function createConnection(config, handlers) {
     if (gap) sync(); // something was missed on the way: ask for the whole picture
   }
 
+  // A line over the socket when it is up (a refusal comes back as an error about chat), else over HTTP.
+  async function sendChat(body) {
+    if (live && live.online && live.send(Object.assign({ type: "chat" }, body))) return { ok: true };
+    const { status, json } = await request("POST", apiURL("/chat"), body);
+    if (status === 201) handlers.onChat({ type: "chat", line: json.line });
+    return { ok: status === 201, error: json.error || (status === 0 ? null : String(status)) };
+  }
+
   function onMessage(message) {
     if (message.type === "view") onView(message);
     else if (message.type === "presence") handlers.onPresence(message);
+    else if (message.type === "chat" || message.type === "chat_history") handlers.onChat(message);
+    else if (message.type === "error" && message.about === "chat") handlers.onChat(message);
     else if (message.type === "error") {
       if (moveWait) {
         answerMove({ status: message.status, json: { error: message.error, code: message.code, params: message.params } });
@@ -154,6 +164,8 @@ export function createConnection(config, handlers) {
     start,
     refresh,
     sendMove,
+    sendChat,
+    loadChat: () => request("GET", apiURL("/chat")),
     schedulePoll,
     stopPolling,
     post: (suffix, body) => request("POST", apiURL(suffix), body),

@@ -1,6 +1,7 @@
 // A real table's page: the shared table page (page.js) driven by the server
 // (connection.js), with what only a table at the server has: presence, the
 // invite link, taking one's seat back, a table that went away.
+import { createChat } from "./chat.js";
 import { createConnection } from "./connection.js";
 import { fmt } from "./render.js";
 import { createLeaving } from "./leaving.js";
@@ -18,6 +19,13 @@ function asShown(next) {
   return Object.assign({}, next, { view: Object.assign({}, next.view, { finished: true, result: next.result, to_move: null, legal_moves: [] }) });
 }
 let gone = false;
+const chat = createChat({
+  send: (body) => connection.sendChat(body),
+  load: () => connection.loadChat(),
+});
+chat.showTextChanged(config.preferences && config.preferences.chat_text);
+const chatTextSwitch = $("pref-chat-text");
+if (chatTextSwitch) chatTextSwitch.addEventListener("change", () => chat.showTextChanged(chatTextSwitch.checked));
 
 const connection = createConnection(config, {
   current: () => table.data,
@@ -25,6 +33,7 @@ const connection = createConnection(config, {
   onPresence: showPresence,
   onOnline: showOnline,
   onGone: showGone,
+  onChat: (message) => chat.onMessage(message),
   onError: (message) => {
     if (message || $("live-banner").hidden) table.toast(message || T.network); // offline: the banner already says so
   },
@@ -147,3 +156,5 @@ window.septicaTable = {
   },
 };
 connection.start();
+// The socket brings the chat's history at once; without it (no socket, or one that never opened) ask over HTTP.
+setTimeout(() => chat.start(), window.LiveSocket && window.WebSocket ? 3000 : 0);

@@ -61,6 +61,7 @@ export function openTablePage(data, config, connection) {
     $("pref-one-tap").checked = Boolean(preferences.one_tap);
     $("pref-auto-take").checked = Boolean(preferences.auto_take);
     $("pref-sounds").checked = Boolean(preferences.sounds);
+    if ($("pref-chat-text")) $("pref-chat-text").checked = preferences.chat_text !== false;
     $("sound-toggle").setAttribute("aria-pressed", String(Boolean(preferences.sounds)));
   }
 
@@ -150,7 +151,7 @@ export function openTablePage(data, config, connection) {
 
   $("sound-toggle").addEventListener("click", () => savePreferences({ sounds: !preferences.sounds }));
   $("settings-form").addEventListener("change", (event) => {
-    const name = { "pref-one-tap": "one_tap", "pref-auto-take": "auto_take", "pref-sounds": "sounds" }[event.target.id];
+    const name = { "pref-one-tap": "one_tap", "pref-auto-take": "auto_take", "pref-sounds": "sounds", "pref-chat-text": "chat_text" }[event.target.id];
     if (name) savePreferences({ [name]: event.target.checked });
   });
 

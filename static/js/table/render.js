@@ -86,7 +86,6 @@ export function createTableView(data, options) {
       const words = interpolate(gettext("reliable %(percent)s"), { percent: `${info.reliability}%` }, true);
       badges.push(`<span class="badge badge--quiet seat__reliability" title="${esc(words)}"><span aria-hidden="true">${esc(String(info.reliability))}%</span><span class="visually-hidden">${esc(words)}</span></span>`);
     }
-    if (v.dealer === seat) badges.push(`<span class="badge badge--quiet">${esc(T.dealer)}</span>`);
     return badges.join("");
   }
 
@@ -114,6 +113,12 @@ export function createTableView(data, options) {
     if (turn && info.you) turnLine = data.deadline ? `<span class="seat__turn"><span data-deadline="${esc(data.deadline)}">${esc(timeLeft(data.deadline))}</span></span>` : "";
     else if (turn) turnLine = `<span class="seat__turn">${esc(T.to_move)}${clock}</span>`;
     else if ((v.passed || []).includes(seat)) turnLine = `<span class="seat__note">${esc(T.passed)}</span>`;
+    // A dealer's mark, as card rooms draw it: a small sign in the seat's corner, with the word for
+    // screen readers and on hover. The word itself did not fit a phone's seat ("d…").
+    const dealer = v.dealer === seat
+      ? `<span class="seat__dealer" title="${esc(T.dealer)}"><svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M3 2.5h6.5v11H3z" transform="rotate(-12 6 8)"/><path d="M6.5 2.5H13v11H6.5z" transform="rotate(10 10 8)"/></svg><span class="visually-hidden">${esc(T.dealer)}</span></span>`
+      : "";
+    if (dealer) classes.push("is-dealer");
     const name = info.name || fmt(T.seat_n, { n: seat + 1 });
     const present = LIVE.present;
     const dot = here ? `<span class="presence-dot" title="${esc(present)}"><span class="visually-hidden">${esc(present)}</span></span>` : "";
@@ -123,7 +128,7 @@ export function createTableView(data, options) {
         ? `<a class="seat__name" href="${esc(info.profile_url)}" title="${esc(name)}">${esc(name)}</a>`
         : `<span class="seat__name${info.you ? " visually-hidden" : ""}" title="${esc(name)}">${esc(name)}</span>`) +
       `${seatBadges(seat, info, v)}</span>` +
-      `<span class="seat__meta">${meta.join("")}</span>${turnLine}</li>`
+      `<span class="seat__meta">${meta.join("")}</span>${turnLine}${dealer}</li>`
     );
   }
 
