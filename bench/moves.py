@@ -25,6 +25,14 @@ What it does, all on 127.0.0.1:
    p50/p95 latency of those posts, and the number of 409s and other errors;
    then replays every match from its seed with ``verify_matches --all``.
 
+Before each level, ``pgbench`` runs a move-shaped transaction on the same
+database server (lock a match row, update it, append a log row, commit; on
+tables of its own, one row per match of the level) for ``--pgbench-seconds``
+with one client and with eight, and the row prints both figures and the
+level's moves/s as a share of the eight clients' (the machine's speed
+drifts, so each level is measured beside what the database itself does then).
+``--no-pgbench`` skips it.
+
 ``--rated-and-casual`` measures what ratings cost: each level runs that many
 rated tables and as many casual ones side by side, short matches (to 8
 points, about a hundred moves), and when one ends both players ask for a
@@ -107,6 +115,51 @@ def server_env(bench_url: str) -> dict:
         LOG_LEVEL="WARNING",
     )
     return env
+
+
+# --- what the database itself does ------------------------------------------------------
+PGBENCH_SCRIPT = """\\set id random(1, :matches)
+BEGIN;
+SELECT seq FROM bench_match WHERE id = :id FOR UPDATE;
+UPDATE bench_match SET seq = seq + 1, state = md5(random()::text) WHERE id = :id;
+INSERT INTO bench_move (match_id, seq, move, created_at) SELECT :id, seq, '{"type": "play", "card": "7H"}', now()
+  FROM bench_match WHERE id = :id;
+COMMIT;
+"""
+
+
+def prepare_pgbench(bench_url: str, matches: int) -> None:
+    """The move-shaped transaction's own two tables, one match row per concurrent match."""
+    import psycopg
+
+    with psycopg.connect(bench_url, autocommit=True) as connection:
+        connection.execute("DROP TABLE IF EXISTS bench_move, bench_match")
+        connection.execute("CREATE TABLE bench_match (id int PRIMARY KEY, seq int NOT NULL, state text NOT NULL)")
+        connection.execute("CREATE TABLE bench_move (match_id int NOT NULL REFERENCES bench_match, seq int NOT NULL,"
+                           " move jsonb NOT NULL, created_at timestamptz NOT NULL, PRIMARY KEY (match_id, seq))")
+        connection.execute("INSERT INTO bench_match SELECT i, 0, '' FROM generate_series(1, %s) i", [matches])
+
+
+def pgbench_tps(bench_url: str, matches: int, clients: int, seconds: float) -> float | None:
+    """Transactions a second of the move-shaped script with `clients` connections; None without pgbench."""
+    parts = urlsplit(bench_url)
+    prepare_pgbench(bench_url, max(matches, clients))
+    with tempfile.NamedTemporaryFile("w", suffix=".sql") as script:
+        script.write(PGBENCH_SCRIPT)
+        script.flush()
+        command = ["pgbench", "-n", "-M", "prepared", "-c", str(clients), "-j", str(min(clients, os.cpu_count() or 1)),
+                   "-T", str(max(1, round(seconds))), "-D", f"matches={max(matches, clients)}", "-f", script.name,
+                   "-h", parts.hostname or HOST, "-p", str(parts.port or 5432), "-U", parts.username or "postgres",
+                   parts.path.lstrip("/")]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60, check=True)
+        except (OSError, subprocess.SubprocessError) as error:
+            print(f"pgbench did not run: {error}", file=sys.stderr, flush=True)
+            return None
+    for line in done.stdout.splitlines():
+        if line.startswith("tps = "):
+            return float(line.split()[2])
+    return None
 
 
 # --- the servers --------------------------------------------------------------------
@@ -371,7 +424,8 @@ def print_header(with_kind: bool) -> None:
     end = f" {'end p50':>8}" if with_kind else ""
     print(
         f"{'matches':>8} {kind}{'moves':>7} {'secs':>6} {'moves/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
-        f"{'409s':>5} {'errors':>6} {'reads':>6} {'finished':>8}{end}",
+        f"{'409s':>5} {'errors':>6} {'reads':>6} {'finished':>8}{end} {'pgbench 1':>10} {'pgbench 8':>10} "
+        f"{'share of 8':>10}",
         flush=True,
     )
 
@@ -379,10 +433,12 @@ def print_header(with_kind: bool) -> None:
 def print_row(row: dict) -> None:
     kind = f"{row['kind']:>7} " if row["kind"] else ""
     end = f" {row['end_p50_ms']:>8.1f}" if row["kind"] else ""
+    one, eight = row.get("pgbench_1"), row.get("pgbench_8")
+    share = f"{row['moves_per_s'] / eight:.1%}" if eight else "-"
     print(
         f"{row['matches']:>8} {kind}{row['moves']:>7} {row['seconds']:>6.1f} {row['moves_per_s']:>8.1f} "
         f"{row['p50_ms']:>8.1f} {row['p95_ms']:>8.1f} {row['conflicts']:>5} {row['errors']:>6} "
-        f"{row['reads']:>6} {row['finished']:>8}{end}",
+        f"{row['reads']:>6} {row['finished']:>8}{end} {one or 0:>10.0f} {eight or 0:>10.0f} {share:>10}",
         flush=True,
     )
 
@@ -430,6 +486,9 @@ def parse_args():
                         help="per level, that many rated and as many casual tables side by side, playing short "
                              "matches and rematches; a row for each kind")
     parser.add_argument("--bench-db", default=BENCH_DB, help=f"the database made afresh (default {BENCH_DB})")
+    parser.add_argument("--pgbench-seconds", type=float, default=5.0,
+                        help="pgbench's run with one client and with eight before each level (default 5 s each)")
+    parser.add_argument("--no-pgbench", action="store_true", help="no pgbench run before the levels")
     args = parser.parse_args()
     args.levels = [int(level) for level in args.levels.split(",")]
     if not all(1 <= level <= 200 for level in args.levels) or not 1 <= args.servers <= 8:
@@ -467,8 +526,12 @@ def main() -> int:
     ):
         print_header(args.rated_and_casual)
         for level in args.levels:
+            database = {}
+            if not args.no_pgbench:
+                database = {f"pgbench_{clients}": pgbench_tps(bench_url, level, clients, args.pgbench_seconds)
+                            for clients in (1, 8)}
             for row in run_level(level, servers.ports, args.seconds, args.max_moves, args.rated_and_casual):
-                print_row(row)
+                print_row({**row, **database})
             connections.close_all()
     code = check_ratings() if args.rated_and_casual else 0
     if not args.no_verify:

@@ -43,6 +43,13 @@ def load_leaving_state(table: Table, seats: list[Seat] | None = None) -> None:
         table.__dict__[_ABORT_BY_KEY] = _aborted_by(table)
 
 
+def note_open_request(table: Table, request_id: int | None) -> None:
+    """A read of the table's rows said whether an abort request is open (games/sql): when
+    none is, the answer's "abort_request" needs no read of its own; one that is is read as ever."""
+    if request_id is None:
+        table.__dict__.setdefault(_REQUEST_KEY, None)
+
+
 def carry_leaving_state(before: Table, after: Table) -> None:
     """Give `after`, the same table one move on, what was read for `before`: a card move
     changes neither an abort request nor anyone's reliability (those writes announce a table

@@ -1,4 +1,4 @@
-"""The ASGI entry point: HTTP through Django, websockets through Channels.
+"""The ASGI entry point: HTTP through Django (septica_site/http_app.py), websockets through Channels.
 
 Every server process imports this module, so the embedded Celery worker is
 started here when the settings ask for it (no REDIS_URL).
@@ -7,29 +7,32 @@ started here when the settings ask for it (no REDIS_URL).
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "septica_site.settings")
-django_asgi_app = get_asgi_application()
+django_wsgi_app = get_wsgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from accounts.ws_auth import BearerTokenAuthMiddleware, TokenOrOriginValidator  # noqa: E402
+from accounts.ws_auth import BearerTokenAuthMiddleware, TokenOrOriginValidator, session_auth_stack  # noqa: E402  (needs Django set up)
 
+from . import autobahn_private  # noqa: E402
 from .celery import app as celery_app  # noqa: E402
+from .http_app import ThreadPoolWsgiToAsgi  # noqa: E402
 from .routing import websocket_urlpatterns  # noqa: E402
 
 BROKER_READ_TIMEOUT_SECONDS = 2.0
 
+autobahn_private.install()  # no pretty-printing of every new socket's settings for a debug line nobody keeps
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ThreadPoolWsgiToAsgi(django_wsgi_app, settings.HTTP_THREADS),
         # Origin checked (AllowedHostsOriginValidator; a script with a token may omit Origin),
-        # then the session, then an API token, which wins over the session.
+        # then the session (none read without its cookie), then an API token, which wins over the session.
         "websocket": TokenOrOriginValidator(
-            AuthMiddlewareStack(BearerTokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            session_auth_stack(BearerTokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

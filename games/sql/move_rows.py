@@ -21,74 +21,40 @@ from functools import cache
 from django.contrib.auth import get_user_model
 from django.db import connections, router
 
-from ..models import Match, Move, Seat, Table
+from ..models import AbortRequest, AbortRequestStatus, Match, Move, Seat, Table
 from .prepared import cursor_for
-
-
-@dataclass(frozen=True)
-class _Columns:
-    """One model's concrete columns as read under a table alias."""
-
-    model: type
-    alias: str
-    names: tuple[str, ...]  # attnames, in the order Model.from_db takes them
-    sql: tuple[str, ...]  # "alias"."column"
-    converters: tuple[tuple, ...]  # per column: (converters, expression)
-
-    def convert(self, connection, values) -> list:
-        converted = []
-        for value, (functions, expression) in zip(values, self.converters, strict=True):
-            for convert in functions:
-                value = convert(value, expression, connection)
-            converted.append(value)
-        return converted
-
-    def build(self, using: str, connection, values):
-        return self.model.from_db(using, self.names, self.convert(connection, values))
-
-
-def _columns(model, alias: str, connection, fields=None) -> _Columns:
-    quote = connection.ops.quote_name
-    fields = fields if fields is not None else model._meta.concrete_fields
-    converters = []
-    for field in fields:
-        expression = field.get_col(alias)
-        converters.append(
-            (tuple(connection.ops.get_db_converters(expression) + expression.get_db_converters(connection)),
-             expression)
-        )
-    return _Columns(
-        model,
-        alias,
-        tuple(field.attname for field in fields),
-        tuple(f"{quote(alias)}.{quote(field.column)}" for field in fields),
-        tuple(converters),
-    )
+from .rows import Columns, columns
 
 
 @dataclass(frozen=True)
 class _MatchRead:
     sql: str
-    parts: tuple[_Columns, ...]  # match, table, seat, user
+    parts: tuple[Columns, ...]  # match, table, seat, user; then the open abort request's id
 
 
 @cache
-def _match_read(using: str) -> _MatchRead:
+def _match_read(using: str, locked: bool = True) -> _MatchRead:
     connection = connections[using]
     quote = connection.ops.quote_name
     user_model = get_user_model()
     parts = (
-        _columns(Match, "m", connection),
-        _columns(Table, "t", connection),
-        _columns(Seat, "s", connection),
-        _columns(user_model, "u", connection),
+        columns(Match, "m", connection),
+        columns(Table, "t", connection),
+        columns(Seat, "s", connection),
+        columns(user_model, "u", connection),
     )
     lock = ""
-    if connection.features.has_select_for_update:  # SQLite has none: its writer holds the whole file
+    if locked and connection.features.has_select_for_update:  # SQLite has none: its writer holds the whole file
         of = (quote("m"),) if connection.features.has_select_for_update_of else ()
         lock = " " + connection.ops.for_update_sql(of=of)
+    # Whether an abort request is open: the answer's "abort_request" then needs no read of its own.
+    open_request = (
+        f"(SELECT {quote('a')}.{quote('id')} FROM {quote(AbortRequest._meta.db_table)} {quote('a')}"
+        f" WHERE {quote('a')}.{quote(AbortRequest._meta.get_field('table').column)} = {quote('t')}.{quote('id')}"
+        f" AND {quote('a')}.{quote('status')} = %s LIMIT 1)"
+    )
     sql = (
-        f"SELECT {', '.join(column for part in parts for column in part.sql)}"
+        f"SELECT {', '.join(column for part in parts for column in part.sql)}, {open_request}"
         f" FROM {quote(Match._meta.db_table)} {quote('m')}"
         f" INNER JOIN {quote(Table._meta.db_table)} {quote('t')} ON {quote('t')}.{quote('id')} = {parts[0].sql[0]}"
         f" LEFT OUTER JOIN {quote(Seat._meta.db_table)} {quote('s')}"
@@ -106,12 +72,22 @@ def locked_match_with_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     As `Match.objects.select_for_update(of=("self",)).select_related("table")`
     followed by the table's seats with `select_related("user")`, in one
     statement: `match.table`, `seat.table` and `seat.user` answer without a
-    query. None when there is no such match."""
-    using = router.db_for_write(Match)
+    query. `match.open_abort_request_id` is the table's open abort request's
+    id, or None. None when there is no such match."""
+    return _read_match_with_seats(match_id, locked=True)
+
+
+def match_with_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
+    """`locked_match_with_seats` without the lock: what a read of the table shows."""
+    return _read_match_with_seats(match_id, locked=False)
+
+
+def _read_match_with_seats(match_id: int, locked: bool) -> tuple[Match, list[Seat]] | None:
+    using = router.db_for_write(Match) if locked else router.db_for_read(Match)
     connection = connections[using]
-    read = _match_read(using)
+    read = _match_read(using, locked)
     with cursor_for(connection) as cursor:
-        cursor.execute(read.sql, [match_id])
+        cursor.execute(read.sql, [AbortRequestStatus.OPEN.value, match_id])
         rows = cursor.fetchall()
     if not rows:
         return None
@@ -122,6 +98,7 @@ def locked_match_with_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     match = match_part.build(using, connection, first[: ends[0]])
     table = table_part.build(using, connection, first[ends[0]: ends[1]])
     match.table = table  # which makes `table.match` answer `match` too
+    match.open_abort_request_id = first[ends[3]]
     seats = []
     for row in rows:
         if row[ends[1]] is None:  # a table without seats (never made by the site)
@@ -203,13 +180,13 @@ MOVED_MATCH_FIELDS = ("state", "seq", "to_move", "deadline", "result", "started_
 
 
 @cache
-def moved_read(using: str, many: bool = False) -> tuple[str, _Columns, _Columns]:
+def moved_read(using: str, many: bool = False) -> tuple[str, Columns, Columns]:
     """The re-read's SQL, each row starting with the match's id: for one match
     (`%s`), or on PostgreSQL for several (`ANY(%s)`, a list of ids)."""
     connection = connections[using]
     quote = connection.ops.quote_name
-    match_part = _columns(Match, "m", connection, [Match._meta.get_field(name) for name in MOVED_MATCH_FIELDS])
-    table_part = _columns(Table, "t", connection, [Table._meta.get_field("status")])
+    match_part = columns(Match, "m", connection, [Match._meta.get_field(name) for name in MOVED_MATCH_FIELDS])
+    table_part = columns(Table, "t", connection, [Table._meta.get_field("status")])
     match_id = f"{quote('m')}.{quote(Match._meta.pk.column)}"
     sql = (
         f"SELECT {', '.join((match_id, *match_part.sql, *table_part.sql))}"
@@ -232,7 +209,7 @@ def moved_fields(match_id: int) -> tuple[dict, str] | None:
     return None if row is None else moved_fields_of_row(connection, row, match_part, table_part)
 
 
-def moved_fields_of_row(connection, row, match_part: _Columns, table_part: _Columns) -> tuple[dict, str]:
+def moved_fields_of_row(connection, row, match_part: Columns, table_part: Columns) -> tuple[dict, str]:
     """A re-read's row as `moved_fields` gives it (its leading id left out), through the fields' converters."""
     width = len(match_part.names)
     values = match_part.convert(connection, row[1 : 1 + width])

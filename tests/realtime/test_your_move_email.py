@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
 from django.core import mail
+from django.utils import timezone
 
 from games.after_commit import your_move
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from games.tasks import your_move_email
-from tests.play import play_moves, start_table
+from tests.play import bobs_move, play_moves, start_table
 
 
 @pytest.fixture(autouse=True)
@@ -28,16 +30,6 @@ def fresh_limits(settings, monkeypatch):
 @pytest.fixture
 def nobody_present(monkeypatch):
     monkeypatch.setattr(your_move, "is_present", lambda table_id, user_id: False)
-
-
-def bobs_move(alice, bob, **table_options):
-    """A started two-player table where it is now Bob's move."""
-    table = start_table(alice, [bob], **table_options)
-    bob_seat = Seat.objects.get(table=table, user=bob).number
-    match = Match.objects.get(pk=table.pk)
-    while match.to_move != bob_seat:
-        match = play_moves(table, 1, seed=match.seq)
-    return table, match
 
 
 def move_until_bob_again(table, bob):
@@ -253,18 +245,25 @@ def test_alices_move_queues_bobs_email_check_after_commit(
     assert queued_checks()[-1] == ((match.pk, match.seq), 60)
 
 
-def test_no_check_is_queued_while_bob_sits_at_the_table(alice, bob, queued_checks, django_capture_on_commit_callbacks):
+def test_a_check_queued_while_bob_sits_at_the_table_tells_him_nothing(
+    alice, bob, sent_tasks, settings, django_capture_on_commit_callbacks
+):
     from games import presence
 
+    settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 60
     table = start_table(alice, [bob])
     key = presence.person_key(table.pk, bob.pk)
     presence.arrive(key)  # his open socket
     try:
         match = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+        [queued] = [args for name, args, _ in sent_tasks if name == your_move_email.name and args[3] == bob.pk]
+        assert queued[:2] == (match.pk, match.seq)
+        assert your_move_email(*queued) is False  # the move path asks no presence; the check does
     finally:
         presence.leave(key)
 
-    assert (match.pk, match.seq) not in [args for args, _countdown in queued_checks()]
+    assert mail.outbox == []
+    assert not bob.notifications.exists()
 
 
 def test_no_check_is_queued_for_bob_who_turned_the_emails_off(
@@ -286,3 +285,46 @@ def test_the_email_is_rendered_in_bobs_profile_language(alice, bob, nobody_prese
     your_move_email(match.pk, match.seq)
 
     assert '<html lang="ro">' in mail.outbox[0].alternatives[0][0]
+
+
+def test_while_bobs_check_is_queued_his_later_turns_queue_none(
+    alice, bob, queued_checks, nobody_present, django_capture_on_commit_callbacks
+):
+    table = start_table(alice, [bob])
+    first = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+    second = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+
+    bobs = [args for args, _countdown in queued_checks() if args[0] == table.pk]
+    assert (first.pk, first.seq) in bobs and (second.pk, second.seq) not in bobs
+
+
+def test_bobs_check_looks_at_the_match_as_it_stands_and_waits_out_a_turn_that_just_began(
+    alice, bob, sent_tasks, nobody_present, settings, django_capture_on_commit_callbacks
+):
+    settings.YOUR_MOVE_EMAIL_DELAY_SECONDS = 60
+    table = start_table(alice, [bob])
+    first = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+    now = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)  # a turn of his that just began
+    [(_, queued, _)] = [task for task in sent_tasks if task[1][:2] == (first.pk, first.seq)]
+
+    assert your_move_email(*queued) is False  # his present turn is younger than the delay: he may be answering
+    again = sent_tasks[-1]
+    assert again[1][:2] == (now.pk, now.seq) and again[1][3] == bob.pk
+    assert 0 < again[2]["countdown"] <= 60
+    assert mail.outbox == []
+
+    Move.objects.filter(match_id=now.pk, seq=now.seq - 1).update(created_at=timezone.now() - timedelta(minutes=2))
+    assert your_move_email(*queued) is True  # two minutes into his turn and away: told
+    assert f"/tables/{table.pk}/" in mail.outbox[0].body
+
+
+def test_a_check_for_bob_sends_nothing_when_it_is_alices_move(alice, bob, sent_tasks, nobody_present,
+                                                              django_capture_on_commit_callbacks):
+    table = start_table(alice, [bob])
+    first = moves_until_bobs_turn(table, bob, django_capture_on_commit_callbacks)
+    match = play_moves(table, 1, seed=first.seq)
+    while match.to_move == first.to_move:
+        match = play_moves(table, 1, seed=match.seq)
+
+    assert your_move_email(first.pk, first.seq, None, bob.pk) is False
+    assert mail.outbox == []
