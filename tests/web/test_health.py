@@ -39,7 +39,7 @@ def everything_hangs(monkeypatch, settings, hung_port, tmp_path):
     if default["ENGINE"].endswith("sqlite3"):
         broken = {"ENGINE": default["ENGINE"], "NAME": str(tmp_path / "missing" / "nowhere.sqlite3")}
     else:
-        broken = {**default, "PORT": str(hung_port), "HOST": "127.0.0.1", "OPTIONS": {"connect_timeout": 3}}
+        broken = {**default, "PORT": str(hung_port), "HOST": "127.0.0.1", "OPTIONS": {"connect_timeout": 5}}
     monkeypatch.setattr(health, "connections", ConnectionHandler({"default": broken}))
     hung_redis = f"redis://127.0.0.1:{hung_port}/0"
     settings.CHANNEL_LAYERS = {
@@ -127,10 +127,12 @@ def test_anonymous_callers_see_only_ok_or_down(client, broken_database):
 
 @pytest.mark.django_db
 def test_it_answers_503_within_a_second_when_everything_hangs(staff_client, everything_hangs, monkeypatch):
-    # A budget well below the probes' own timeouts (1 s for Redis, 3 s for the
-    # database's connect): an answer that waited for them would be seconds late
-    # and would give their errors, not the budget's.
+    # A budget far below the probes' own timeouts (5 s for Redis and for the
+    # database's connect): an answer that waited for them would be 5 s late and
+    # would give their errors, not the budget's. The bound leaves a loaded
+    # machine seconds for the request itself.
     monkeypatch.setattr(health, "PROBE_BUDGET_SECONDS", 0.2)
+    monkeypatch.setattr(health, "PROBE_TIMEOUT", 5.0)
     started = time.monotonic()
     response = staff_client.get("/healthz")
     elapsed = time.monotonic() - started
@@ -139,4 +141,4 @@ def test_it_answers_503_within_a_second_when_everything_hangs(staff_client, ever
     body = response.json()
     assert not any(body[part]["ok"] for part in ("database", "channel_layer", "broker"))
     assert body["channel_layer"]["error"] == body["broker"]["error"] == "no answer within 0.2 s"
-    assert elapsed < 0.9, f"/healthz took {elapsed:.2f} s"
+    assert elapsed < 3.0, f"/healthz took {elapsed:.2f} s"
