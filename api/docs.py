@@ -27,6 +27,7 @@ def api_docs(request):
             "min_seconds": MIN_SECONDS_PER_MOVE,
             "max_seconds": MAX_SECONDS_PER_MOVE,
             "openapi_url": reverse("api_openapi"),
+            "websocket_schema_url": reverse("api_websocket_schema"),
             "operations": operations(document(get_script_prefix())),
         },
     )

@@ -23,6 +23,10 @@ class BadRequest(ServiceError):
     status = 400
 
 
+class NotLoggedIn(ServiceError):
+    status = 401
+
+
 class NotAllowed(ServiceError):
     status = 403
 

@@ -15,7 +15,7 @@ from redis.exceptions import RedisError
 
 from ..after_commit import chat as chat_after_commit
 from ..chat_reads import line_fields
-from ..errors import BadRequest, NotAllowed, NotFound, TooManyRequests
+from ..errors import BadRequest, NotAllowed, NotFound, NotLoggedIn, TooManyRequests
 from ..models import ChatLine, ChatRoom, Seat
 from ..words.chat import PHRASES
 
@@ -60,7 +60,7 @@ def _room_at(table_id: int, user, invite: str | None) -> str:
 
 def _check_may_chat(user) -> None:
     if user is None or not user.is_authenticated:
-        raise NotAllowed(_("Log in to chat."))
+        raise NotLoggedIn(_("Log in to chat."))
     # Read again, not taken from `user`: a socket's person was read when it connected, before any mute.
     active, banned, muted_until = get_user_model().objects.filter(pk=user.pk).values_list(
         "is_active", "banned", "chat_muted_until").first() or (False, False, None)

@@ -26,7 +26,6 @@ BURST = 20
 FLOOD_CLOSE_AFTER = 200  # messages dropped by the throttle before the socket is closed
 
 CLOSE_NOT_AUTHENTICATED = 4401
-CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
 CLOSE_UNAVAILABLE = 4503  # Redis unreachable: try again soon (servers may not send 1013)

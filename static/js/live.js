@@ -9,7 +9,7 @@
 // goes out every 20 s; when nothing comes back within 10 s the link counts as
 // dropped. onOpen gets {reconnect: true} on every open after the first, which
 // is when a page should ask for what it missed. A refusal (close codes
-// 4401/4403/4404) is final: trying again would only be refused again; 4503
+// 4401/4404) is final: trying again would only be refused again; 4503
 // (the server cannot reach Redis) is not, and the socket keeps trying.
 //
 // While the socket is down it can poll instead: with
@@ -21,7 +21,7 @@
 (function () {
   "use strict";
 
-  const FINAL_CODES = new Set([4401, 4403, 4404]);
+  const FINAL_CODES = new Set([4401, 4404]);
   const DEFAULTS = { minDelay: 500, maxDelay: 10000, pingEvery: 20000, pongWithin: 10000, pollEvery: 5000 };
 
   function absoluteURL(url) {

@@ -98,7 +98,7 @@ async def test_an_anonymous_spectator_reads_the_spectators_chat_but_may_not_writ
     await anonymous.send({"type": "chat", "text": "me too"})
 
     refusal = await anonymous.next("error")
-    assert refusal["status"] == 403 and refusal["error"] == "Log in to chat."
+    assert refusal["status"] == 401 and refusal["error"] == "Log in to chat."
 
 
 REFUSED = [

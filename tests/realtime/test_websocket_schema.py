@@ -345,7 +345,7 @@ async def test_a_table_exchange_fits_the_schema(alice, bob, charlie, dave, open_
     await seated[0].send_refused({"type": "chat", "phrase": "goodbye"})
     assert (await seated[0].answer(about="chat"))["code"] == "unknown_phrase"
     await anonymous.send({"type": "chat", "phrase": "hello"})
-    assert (await anonymous.answer(about="chat"))["status"] == 403  # "Log in to chat."
+    assert (await anonymous.answer(about="chat"))["status"] == 401  # "Log in to chat.", as over HTTP
     late = await open_socket(table_path(table), headers_for(dave))
     history = await late.next("chat_history")
     assert [line["words"] for line in history["lines"]] == ["Bob holds the seven!"]

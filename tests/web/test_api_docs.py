@@ -8,6 +8,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from api import urls as api_urls
+from games import asyncapi
 
 pytestmark = pytest.mark.django_db
 
@@ -63,3 +64,22 @@ def test_each_rule_sets_moves_and_view_keys_are_described(client):
         assert word in page.lower()
     for move_type in ("play", "end", "take", "pass", "draw"):
         assert f"&quot;type&quot;: &quot;{move_type}&quot;" in page or f'"type": "{move_type}"' in page
+
+
+@pytest.mark.parametrize("language", ["en", "ro"])
+def test_the_docs_page_names_exactly_the_close_codes_the_sockets_send(client, language):
+    """A client that waits for a documented close code the server never sends (4403 was one) waits in vain."""
+    page = client.get(reverse("api_docs"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    live = page[page.index('id="live"'):page.index('id="ws-table"')]
+
+    assert {int(code) for code in re.findall(r"\b44\d\d\b|\b4503\b", live)} == set(asyncapi.CLOSE_CODES)
+    assert reverse("api_websocket_schema") in live
+
+
+def test_the_docs_page_lists_what_my_matches_sends(client):
+    page = client.get(reverse("api_docs")).content.decode()
+    me = page[page.index('id="ws-me"'):]
+    me = me[:me.index("</section>")]
+
+    for key in ("tables", "invitations", "your_move", "challenges"):
+        assert f'"{key}"' in me.replace("&quot;", '"')
