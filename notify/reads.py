@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from septica_site.row_ids import fits_a_row
+
 from .models import Notification
 
 LISTED = 50
@@ -21,7 +23,7 @@ def mark_read(user, ids: list[int] | None = None) -> int:
     """Mark `ids` (all, when None) of `user`'s notifications read; how many were unread."""
     unread = Notification.objects.filter(user=user, read_at__isnull=True)
     if ids is not None:
-        unread = unread.filter(pk__in=ids)
+        unread = unread.filter(pk__in=[number for number in ids if fits_a_row(number)])
     return unread.update(read_at=timezone.now())
 
 

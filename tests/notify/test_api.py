@@ -137,3 +137,14 @@ def test_marking_read_with_a_bad_body_is_refused(client, bob, body, sent_tasks):
 
     assert answer.status_code == 400
     assert bob.notifications.get().read_at is None
+
+
+@pytest.mark.parametrize("too_big", [2**63, 2**70, -1])
+def test_an_id_no_row_can_have_marks_nothing_and_is_no_server_error(client, bob, too_big, sent_tasks):
+    """SQLite cannot compare 2**63 with a column (a 500 before): such an id names no notification."""
+    kept = notify(bob, NotificationKind.FINISHED, title="Table 3 finished")
+    client.force_login(bob)
+
+    answer = post(client, "/api/notifications/read", {"ids": [too_big, kept.pk]})
+
+    assert answer.status_code == 200 and answer.json() == {"marked": 1, "unread": 0}
