@@ -293,3 +293,18 @@ def test_the_lazy_helpers_are_installed_and_print_as_autobahns_own():
     timings = protocol.Timings()
     timings.track("onOpen")
     assert isinstance(str(timings), str) and "onOpen" in str(timings)  # __str__ must still return a string
+
+
+def test_daphne_builds_its_requests_from_the_module_global_that_serve_replaces():
+    """septica_site/daphne_requests.py: daphne's factory names `WebRequest` at each connection, and the
+    request it makes leaves a POST's body to the site (Twisted's form parsing off)."""
+    import inspect
+
+    from daphne import http_protocol
+    from twisted.web import http
+
+    from septica_site import daphne_requests
+
+    assert "protocol.requestFactory = WebRequest" in inspect.getsource(http_protocol.HTTPFactory.buildProtocol)
+    assert "parsePOSTFormSubmission" in inspect.signature(http.Request.__init__).parameters
+    assert issubclass(daphne_requests.WebRequestWithRawBody, http_protocol.WebRequest)

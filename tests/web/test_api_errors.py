@@ -268,3 +268,24 @@ def test_no_answer_is_ever_html_for_an_api_address(playing, as_alice):
     ]
 
     assert [answer["Content-Type"] for answer in answers] == ["application/json"] * len(answers)
+
+
+@pytest.mark.parametrize("with_token", [False, True])
+def test_json_sent_as_multipart_to_the_live_server_is_answered_in_json(asgi_live_server, alice, with_token):
+    """Twisted answered a body it could not parse as multipart itself: a bare 400, no JSON (schemathesis found it)."""
+    import requests
+
+    from accounts.models import ApiToken
+
+    headers = {"Content-Type": "multipart/form-data"}
+    if with_token:
+        headers["Authorization"] = f"Bearer {ApiToken.issue(alice, 'multipart')[1]}"
+
+    answer = requests.post(f"{asgi_live_server.url}/api/me/preferences", data=b'{"sounds": true}', headers=headers,
+                           timeout=30)
+
+    assert answer.headers["Content-Type"] == "application/json"
+    if with_token:  # the body is read as JSON whatever it is labelled, as in-process
+        assert answer.status_code == 200 and answer.json()["preferences"]["sounds"] is True
+    else:
+        assert answer.status_code == 403 and answer.json()["error"]

@@ -15,7 +15,10 @@ class Command(BaseCommand):
         from daphne.endpoints import build_endpoint_description_strings
         from daphne.server import Server
 
+        from septica_site import daphne_requests
         from septica_site.asgi import application
+
+        daphne_requests.install()  # a body Twisted cannot parse as a form reaches the site, not a bare 400
 
         url = f"http://{host}:{port}"
 
