@@ -1,26 +1,26 @@
-"""Schemathesis fuzzes every operation of /api/openapi.json through the site's
-own WSGI handler: requests built from the document, most with Alice's bearer
-token, some with no credential, against a world holding real tables (playing,
-open, finished, one Alice only watches).
+"""Schemathesis fuzzes every operation of /api/openapi.json against the live
+test server (`manage.py serve`, daphne, on the test database): requests built
+from the document, most with Alice's bearer token, one in four with none,
+against a world holding real tables (playing, open, finished, one Alice only
+watches), challenges and people.
 
 Every answer must be JSON, within the document (its status listed, its body
 fitting the schema), never a 500, and show Alice no card she may not see. The
-run is bounded (EXAMPLES per operation) and repeatable: a fixed seed and no
-example database, so CI fuzzes the same requests every time.
+run is bounded and repeatable: SEPTICA_FUZZ_EXAMPLES generated requests per
+operation (.ci/run asks for more than the default), a fixed seed, the same
+deals and no example database, so it sends the same requests every time.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
 import hypothesis
 import pytest
+import requests
 import schemathesis
-from django.core import signals
-from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
-from werkzeug.test import Client as WsgiClient
 
 from accounts.models import ApiToken
 from api.routes import document
@@ -29,10 +29,10 @@ from games.actions.challenges import create_challenge
 from games.models import Match, Seat
 from tests.play import card_codes_in, deal_again_from, finished_match, start_table
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)
 
 SEED = 20261202
-EXAMPLES = 12
+EXAMPLES = int(os.environ.get("SEPTICA_FUZZ_EXAMPLES", "12"))
 ANONYMOUS_EVERY = 4  # one request in this many goes without a credential
 DOCUMENT = "/api/openapi.json"
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
@@ -43,9 +43,10 @@ CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conform
 class World:
     """The real rows the fuzzer's ids are steered to, and what Alice may see of each playing table."""
 
+    site: str
     alice: object
     token: str
-    tables: dict[int, int | None]  # table id -> Alice's seat, None where she only watches
+    tables: list[int]
     ids: dict[str, list[int]]
     public: dict[int, tuple[int, set[str]]] = field(default_factory=dict)  # table -> (deal, cards all have seen)
     calls: int = 0
@@ -73,10 +74,8 @@ class World:
         match = Match.objects.filter(pk=table_id, table__status="playing").first()
         if match is None:
             return set()
-        seat = self.tables[table_id]
-        # Through the bare handler too: Django's test client would connect the
-        # closing of connections again when it is done.
-        view = WsgiClient(schema.app).get(f"/api/tables/{table_id}", headers={"Host": "testserver"}).json["view"]
+        seat = self.seat_of_alice(table_id)
+        view = requests.get(f"{self.site}/api/tables/{table_id}", timeout=30).json()["view"]
         deal, seen = self.public.get(table_id, (None, set()))
         if view["deal"] != deal:
             deal, seen = view["deal"], set()
@@ -89,9 +88,14 @@ class World:
                 hidden |= set(hand)
         return hidden - seen
 
+    def seat_of_alice(self, table_id: int) -> int | None:
+        """Read at each answer: a request may have seated her (a join, an accepted challenge) or stood her up."""
+        return Seat.objects.filter(table_id=table_id, user=self.alice).values_list("number", flat=True).first()
+
     def own_cards(self) -> set[str]:
         cards: set[str] = set()
-        for table_id, seat in self.tables.items():
+        for table_id in self.tables:
+            seat = self.seat_of_alice(table_id)
             match = Match.objects.filter(pk=table_id).first()
             if match is not None and match.state and seat is not None:
                 cards |= set(match.state["hands"][seat])
@@ -111,7 +115,7 @@ class World:
 
 
 @pytest.fixture
-def world(alice, bob, charlie, make_user):
+def world(asgi_live_server, alice, bob, charlie, make_user):
     dana = make_user("dana")
     playing = start_table(alice, [bob])
     americana = start_table(bob, [alice, charlie], rules="americana", players=3, options={"target": 101})
@@ -123,30 +127,17 @@ def world(alice, bob, charlie, make_user):
     for seed, table in enumerate((playing, americana, watched), start=1):
         deal_again_from(table, seed)  # the same cards every run, as the same requests
     _, token = ApiToken.issue(alice, "fuzz")
-    seats = {seat.table_id: seat.number for seat in Seat.objects.filter(user=alice)}
     tables = [playing, americana, watched, open_table, finished, challenged.table, challenging.table]
-    return World(alice=alice, token=token, tables={table.pk: seats.get(table.pk) for table in tables},
+    return World(site=asgi_live_server.url, alice=alice, token=token, tables=[table.pk for table in tables],
                  ids={"table_id": [table.pk for table in tables], "challenge_id": [challenged.pk, challenging.pk],
                       "username": ["alice", "bob", "Charlie", "dana"], "rules": ["septica", "familie", "americana"]})
 
 
-@pytest.fixture(autouse=True)
-def transaction_kept_open():
-    """Django's test client keeps the test's transaction open across its requests
-    this way too; a request through the bare WSGI handler would close it."""
-    for signal in (signals.request_started, signals.request_finished):
-        signal.disconnect(close_old_connections)
-    yield
-    for signal in (signals.request_started, signals.request_finished):
-        signal.connect(close_old_connections)
-
-
-# Read from the site's own document, as /api/openapi.json serves it (the
-# lazy pytest loader of schemathesis 4.32 fails on pytest 9).
+# The site's own document, as /api/openapi.json serves it, read at collection
+# (the lazy pytest loader of schemathesis 4.32 fails on pytest 9).
 schema = schemathesis.openapi.from_dict(
     document(), config=schemathesis.Config.from_dict(
         {"seed": SEED, "generation": {"max-examples": EXAMPLES, "database": "none"}}))
-schema.app = get_wsgi_application()
 
 
 @schema.parametrize()
@@ -156,18 +147,20 @@ schema.app = get_wsgi_application()
 def test_every_operation_answers_json_within_its_schema_and_shows_no_hidden_card(case, world):
     case.path_parameters = world.steer(case.path_parameters)
 
-    response = case.call(headers={"Host": "testserver", **world.headers()})
+    response = case.call(base_url=world.site, headers=world.headers(), timeout=30)
 
     case.validate_response(response, checks=[getattr(schemathesis.checks, name) for name in CHECKS])
     content_type = response.headers.get("content-type", [""])[0]
-    assert content_type.startswith("application/json"), f"{case.method} {case.formatted_path}: {content_type}"
+    assert content_type.startswith("application/json"), (
+        f"{case.method} {case.formatted_path} answered {response.status_code} as {content_type!r}: "
+        f"{response.content[:200]!r}\n{case.as_curl_command()}")
     if case.method != "HEAD" and case.formatted_path != DOCUMENT:  # the document's examples are made-up cards
         world.assert_no_hidden_card(case.formatted_path, response.json())
 
 
 def test_the_watch_catches_a_hand_shown_to_another_seat(world):
     """The check above can fail: Bob's hand in an answer about the table Alice plays at is a leak."""
-    playing = next(iter(world.tables))
+    playing = world.tables[0]
     bobs_hand = Match.objects.get(pk=playing).state["hands"][1]
 
     with pytest.raises(AssertionError, match="hidden cards"):
