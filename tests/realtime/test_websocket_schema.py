@@ -32,6 +32,7 @@ from games.consumers import LobbyConsumer, MyMatchesConsumer, TableConsumer, bas
 from games.engine import rules_for
 from games.models import BotLevel, BotStyle, ChallengeStatus, TableStatus
 from games.words.chat import PHRASES
+from tests.closed_schemas import close_objects
 from tests.moderation.conftest import moderator, moderators_group  # noqa: F401
 from tests.play import deal_again_from, pick_move, play_moves, start_table
 
@@ -46,20 +47,6 @@ STRICT_URI = "http://testserver/api/websocket-strict.json"
 CHANNELS = {"/ws/tables/": "/ws/tables/{table_id}/", "/ws/lobby/": "/ws/lobby/", "/ws/me/": "/ws/me/"}
 
 
-def strictly(schema):
-    """The schema with every listed object closed to keys it does not list: the published one lets
-    clients ignore new keys, the tests must find every key the consumers send in it."""
-    if isinstance(schema, dict):
-        if schema.get("type") == "object" and "properties" in schema and "additionalProperties" not in schema:
-            schema["additionalProperties"] = False
-        for value in schema.values():
-            strictly(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            strictly(value)
-    return schema
-
-
 class Protocol:
     """The document's messages by channel, direction ("publish": the client's, "subscribe": the server's) and type."""
 
@@ -67,7 +54,7 @@ class Protocol:
         self.document = document
         self.registry = Registry().with_resources([
             (DOCUMENT_URI, DRAFT7.create_resource(document)),
-            (STRICT_URI, DRAFT7.create_resource(strictly(copy.deepcopy(document)))),
+            (STRICT_URI, DRAFT7.create_resource(close_objects(copy.deepcopy(document)))),
         ])
         self.names = {
             channel: {operation: self._by_type(item[operation]["message"]) for operation in ("publish", "subscribe")}

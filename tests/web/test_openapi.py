@@ -26,6 +26,7 @@ from games.leaving_rules import abort_alone_allowed
 from notify import push
 from notify.models import NotificationKind
 from notify.notifications import notify
+from tests.closed_schemas import close_objects
 from tests.notify.push_service import Browser
 from tests.play import deal_again_from, pick_move, play_moves, seated_table, start_table
 
@@ -51,19 +52,8 @@ def strict(document) -> dict:
     """The components with every object closed: an answer's key the schema does not list is an error."""
     components = copy.deepcopy(document["components"])
     for schema in components["schemas"].values():
-        close_objects(schema)
+        close_objects(schema, untyped_too=True)
     return components
-
-
-def close_objects(schema) -> None:
-    if isinstance(schema, dict):
-        if "properties" in schema and "additionalProperties" not in schema:
-            schema["additionalProperties"] = False
-        for value in schema.values():
-            close_objects(value)
-    elif isinstance(schema, list):
-        for value in schema:
-            close_objects(value)
 
 
 def test_it_is_a_valid_openapi_3_1_document(document):
