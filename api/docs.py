@@ -8,7 +8,8 @@ from django.urls import get_script_prefix, reverse
 from django.views.decorators.http import require_safe
 
 from games.actions import MAX_SECONDS_PER_MOVE, MIN_SECONDS_PER_MOVE
-from games.json_bodies import MAX_BODY_BYTES, MAX_DEPTH
+from games.json_bodies import MAX_BODY_BYTES
+from septica_site.client_json import MAX_DEPTH
 
 from .routes import document
 

@@ -7,12 +7,12 @@ Session requests carry Django's CSRF token; scripts send
 
 from __future__ import annotations
 
-import json
 from functools import wraps
 
 from django.http import JsonResponse
 from django.views.decorators.http import require_http_methods, require_safe
 
+from septica_site import client_json
 from septica_site.api_errors import error
 
 from . import push, reads, subscriptions
@@ -29,9 +29,10 @@ def login_required_json(view):
 
 
 def json_body(request) -> object:
+    """The body's JSON value; None for what is not JSON or what no field takes, which each view refuses."""
     try:
-        return json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        return client_json.parse(request.body or b"{}")
+    except ValueError:  # client_json.Unreadable and UnicodeDecodeError are ones too
         return None
 
 

@@ -15,9 +15,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 
 from accounts import credentials
+from septica_site import client_json
 from septica_site.languages import language_for_scope
 
-from .. import json_bodies
 from ..after_commit import publish
 
 MAX_MESSAGE_BYTES = 16 * 1024
@@ -62,9 +62,11 @@ def parse_message(text_data: str | None) -> dict:
     if len(text_data) > MAX_MESSAGE_BYTES or len(text_data.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES:
         raise BadMessage(413, f"A message may be at most {MAX_MESSAGE_BYTES} bytes.")
     try:
-        message = json_bodies.parse(text_data)
-    except json_bodies.TooDeep as refusal:
+        message = client_json.parse(text_data)
+    except client_json.TooDeep as refusal:
         raise BadMessage(400, f"The message is {refusal}.") from None
+    except client_json.HoldsNul as refusal:
+        raise BadMessage(400, f"The message is valid JSON {refusal}.") from None
     except ValueError:
         raise BadMessage(400, "The message is not valid JSON.") from None
     if not isinstance(message, dict):

@@ -1,5 +1,5 @@
-"""Sockets under odd input: deep JSON is an error message and the socket lives
-on; an id no row can have, or a private table seen from outside, is refused
+"""Sockets under odd input: deep JSON, or a NUL character (which PostgreSQL's
+text cannot hold), is an error message and the socket lives on; an id no row can have, or a private table seen from outside, is refused
 exactly as a missing table is.
 
 Alice and Bob play a two-player table; Charlie is outside it.
@@ -12,7 +12,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games.models import Match
+from games.models import ChatLine, Match
 from tests.play import start_table
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -70,6 +70,22 @@ async def test_deeply_nested_json_gets_a_400_on_the_lobby_socket_too(sockets, he
     assert (await lobby.next("error"))["status"] == 400
     await lobby.send({"type": "ping"})
     assert await lobby.next("pong") == {"type": "pong"}
+
+
+@pytest.mark.parametrize("message", [{"type": "chat", "text": "noroc\u0000"}, {"type": "move\u0000", "seq": 0},
+                                     {"type": "move", "seq": 0, "move": {"type": "play", "card": "7\u0000H"}}])
+async def test_a_nul_character_gets_a_400_and_nothing_is_said_or_played(playing, alice, sockets, headers_for, message):
+    at_alice = await sockets(f"/ws/tables/{playing.pk}/", headers_for(alice))
+    await at_alice.next("view")
+
+    await at_alice.send_text(json.dumps(message))
+
+    refusal = await at_alice.next("error")
+    assert refusal["status"] == 400 and "NUL" in refusal["error"]
+    assert await database_sync_to_async(seq_of)(playing) == 0
+    assert not await database_sync_to_async(ChatLine.objects.exists)()
+    await at_alice.send({"type": "ping"})
+    assert await at_alice.next("pong") == {"type": "pong"}
 
 
 @pytest.mark.parametrize("huge", [2**63, 2**64 + 5, 10**40])

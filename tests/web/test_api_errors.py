@@ -15,7 +15,8 @@ from django.urls import include, path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.models import Match, Move
+from games.models import Challenge, ChatLine, Match, Move
+from notify.models import PushSubscription
 from tests.play import seated_table
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,63 @@ def test_an_id_too_large_for_the_database_is_a_404_page(as_alice, method, url, h
 
 def test_the_largest_id_the_database_holds_is_just_a_missing_table(as_alice):
     assert_json_error(as_alice.post(f"/api/tables/{2**63 - 1}/back"), 404)
+
+
+# --- the NUL character, which PostgreSQL's text cannot hold ---------------------------------------
+NUL_IN_BODIES = [
+    ("post", "/api/tables/{id}/chat", {"text": "noroc\x00"}),
+    ("post", "/api/challenges", {"usernames": ["bob\x00"], "rules": "septica"}),
+    ("post", "/api/tables", {"rules": "septica", "players": 2, "options": {"match\x00": "single"}}),
+    ("post", "/api/tables/{id}/moves", {"seq": 0, "move": {"type": "play", "card": "7\x00H"}}),
+    ("delete", "/api/push/subscriptions", {"endpoint": "https://push.example/\x00"}),
+    ("post", "/api/me/preferences", {"sounds": "\x00"}),
+    ("post", "/api/notifications/read", {"ids": ["\x00"]}),
+]
+NUL_IN_ADDRESSES = [
+    ("get", "/api/players/bob%00"),
+    ("post", "/api/players/bob%00/follow"),
+    ("delete", "/api/players/bob%00/follow"),
+    ("post", "/api/players/bob%00/block"),
+    ("delete", "/api/players/bob%00/block"),
+]
+
+
+@pytest.mark.parametrize(("method", "url", "body"), NUL_IN_BODIES)
+def test_json_with_a_nul_character_is_a_clear_400_and_changes_nothing(playing, as_alice, method, url, body):
+    response = getattr(as_alice, method)(url.format(id=playing.pk), data=json.dumps(body),
+                                         content_type="application/json")
+
+    assert_json_error(response, 400)
+    assert (ChatLine.objects.count(), Challenge.objects.count(), Move.objects.count()) == (0, 0, 0)
+    assert Match.objects.count() == 1 and Match.objects.get(pk=playing.pk).seq == 0
+
+
+@pytest.mark.parametrize(("method", "url"), NUL_IN_ADDRESSES)
+def test_a_username_with_a_nul_character_is_no_such_player(as_alice, bob, method, url):
+    assert assert_json_error(getattr(as_alice, method)(url), 404)["code"] == "no_such_player"
+
+
+@pytest.mark.parametrize("url", ["/players/bob%00/", "/players/bob%00/follow/", "/tables/1/invite/ab%00/"])
+def test_a_name_with_a_nul_character_in_a_page_address_is_a_404_page(as_alice, bob, url):
+    response = as_alice.get(url)
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_push_subscription_is_kept_when_its_removal_names_it_with_a_nul(as_alice, alice):
+    from tests.notify.push_service import Browser
+
+    endpoint = "https://push.example/device"
+    saved = as_alice.post("/api/push/subscriptions", content_type="application/json",
+                          data=json.dumps({"endpoint": endpoint, "keys": Browser().keys()}))
+    assert saved.status_code == 201, saved.content
+
+    response = as_alice.delete("/api/push/subscriptions", content_type="application/json",
+                               data=json.dumps({"endpoint": endpoint + "\x00"}))
+
+    assert_json_error(response, 400)
+    assert PushSubscription.objects.filter(user=alice, endpoint=endpoint).exists()
 
 
 # --- CSRF, log-in, methods, addresses ------------------------------------------------------------------
