@@ -87,6 +87,16 @@ def test_deeply_nested_json_is_a_clear_400_and_changes_nothing(playing, as_alice
     assert Match.objects.get(pk=playing.pk).seq == 0
 
 
+@pytest.mark.parametrize(("method", "url"), [("post", "/api/notifications/read"),
+                                           ("post", "/api/push/subscriptions"),
+                                           ("delete", "/api/push/subscriptions"),
+                                           ("post", "/api/me/preferences")])
+def test_deeply_nested_json_is_a_clear_400_beyond_the_tables_too(as_alice, method, url):
+    response = getattr(as_alice, method)(url, data=deeply_nested(2000, '{"a":'), content_type="application/json")
+
+    assert_json_error(response, 400)
+
+
 def test_a_move_nested_a_little_too_deep_is_refused_for_its_nesting(playing, as_alice):
     move = {"type": "play", "card": json.loads(deeply_nested(200))}
 
