@@ -165,9 +165,12 @@ def test_a_finished_two_player_match_says_who_won_with_rematch_replay_and_my_mat
 
     expect(dialog.get_by_role("link", name="Watch the replay")).to_have_attribute("href", f"/tables/{table.pk}/replay/")
     expect(dialog.get_by_role("link", name="Back to my matches")).to_have_attribute("href", reverse("my_matches"))
-    dialog.get_by_role("button", name="Rematch").click()
     finished_at = page.url
-    page.wait_for_url(lambda url: url != finished_at)
+    # Rematch makes a table: on CI's busy machine that answer can take longer than a click's usual wait.
+    with page.expect_response(lambda answer: answer.url.endswith("/rematch"), timeout=30_000) as answered:
+        dialog.get_by_role("button", name="Rematch").click()
+    assert answered.value.status == 201, answered.value.text()
+    page.wait_for_url(lambda url: url != finished_at, timeout=30_000)
     assert re.search(r"/tables/\d+/$", page.url), page.url
     rematch = int(page.url.rstrip("/").rsplit("/", 1)[1])
     assert Table.objects.get(pk=rematch).status in (TableStatus.OPEN, TableStatus.PLAYING)
