@@ -14,13 +14,14 @@ What it does, all on 127.0.0.1:
    as in production) on ports 8101, 8102, ... against that database, with
    ``REDIS_URL`` passed through and no embedded Celery worker.
 3. For each level (concurrent matches), makes two players with API tokens per
-   match and a two-player septica table (first to 10 games, so a match lasts
-   longer than the time budget) through ``games.actions``.
+   match and a two-player septica table (first to 10 games) through
+   ``games.actions``.
 4. Drives every match from its own thread with ``http.client`` and
    ``Authorization: Bearer``: the seat to move reads its view (or reuses the
    answer to its previous move), picks one of ``view.legal_moves`` at random
-   and posts ``{"seq", "move"}``, until the match ends or the level's time
-   budget runs out.
+   and posts ``{"seq", "move"}``, until the level's time budget runs out. A
+   match that ends before (a fast run plays one in a few seconds) is played
+   again: both players ask for the API's rematch and play on at its table.
 5. Prints moves/s (committed moves, i.e. 200 answers to POST .../moves), the
    p50/p95 latency of those posts, and the number of 409s and other errors;
    then replays every match from its seed with ``verify_matches --all``.
@@ -222,14 +223,14 @@ class Driven:
     port: int
     seats: list[Seat]
     kind: str = "rated"  # or "casual"
-    rematch: bool = False  # at the end, both ask for a rematch and play on
 
 
-# A match outlasts the time budget; with --rated-and-casual matches end (to 8 points) and begin again.
+# A long match (a thousand moves or so) seldom ends within a level; with --rated-and-casual matches are short
+# (to 8 points), so that ratings change all through the run.
 LONG_MATCH, SHORT_MATCH = {"match": "first-to-10"}, {"match": "points-8"}
 
 
-def make_matches(level: int, count: int, *, kind: str = "rated", rematch: bool = False) -> list[Driven]:
+def make_matches(level: int, count: int, *, kind: str = "rated", short: bool = False) -> list[Driven]:
     from accounts.models import ApiToken, User
     from games import actions
 
@@ -243,12 +244,12 @@ def make_matches(level: int, count: int, *, kind: str = "rated", rematch: bool =
             for seat in range(2)
         ]
         table = actions.create_table(
-            players[0], rules="septica", players=2, options=SHORT_MATCH if rematch else LONG_MATCH,
+            players[0], rules="septica", players=2, options=SHORT_MATCH if short else LONG_MATCH,
             seconds_per_move=86400, rated=kind == "rated",
         )
         actions.join_table(table.pk, players[1])
         tokens = [ApiToken.issue(player, "bench")[1] for player in players]
-        matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens], kind, rematch))
+        matches.append(Driven(table.pk, 0, [Seat(token) for token in tokens], kind))
     return matches
 
 
@@ -304,16 +305,11 @@ def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int
                 to_move = to_move if to_move is not None else read(match, match.seats[0], path, mine)["to_move"]
                 if to_move is None:
                     mine.finished += 1
-                    if not match.rematch:
-                        break
                     path, known, to_move = play_again(match, mine), None, None
                     continue
                 known = read(match, match.seats[to_move], path, mine)
             view = known["view"]
             if view["finished"] or view["to_move"] != view["seat"]:
-                if view["finished"] and not match.rematch:
-                    mine.finished += 1
-                    break
                 known = to_move = None
                 continue
             started = time.perf_counter()
@@ -332,8 +328,6 @@ def drive(match: Driven, stop_at: float, total: Tally, seed: int, max_moves: int
                 if after["finished"]:
                     mine.end_latencies.append(mine.latencies[-1])
                     mine.finished += 1
-                    if not match.rematch:
-                        break
                     path, known, to_move = play_again(match, mine), None, None
             else:
                 mine.conflicts += status == 409
@@ -372,7 +366,7 @@ def run_level(level: int, ports: list[int], seconds: float, max_moves: int,
     """One row, or with `rated_and_casual` a row per kind (their matches played at the same time)."""
     if rated_and_casual:
         kinds = ("rated", "casual")
-        matches = [match for kind in kinds for match in make_matches(level, level, kind=kind, rematch=True)]
+        matches = [match for kind in kinds for match in make_matches(level, level, kind=kind, short=True)]
     else:
         kinds, matches = ("rated",), make_matches(level, level)  # people only: rated, as the site makes it
     for i, match in enumerate(matches):
