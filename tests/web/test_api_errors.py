@@ -155,6 +155,14 @@ def test_an_id_too_large_for_the_database_is_a_404_page(as_alice, method, url, h
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("huge", HUGE_IDS)
+@pytest.mark.parametrize("answer", ["accept", "decline", "withdraw"])
+def test_a_challenge_id_too_large_for_the_database_is_no_such_challenge(as_alice, answer, huge):
+    response = post_text(as_alice, f"/api/challenges/{huge}/{answer}", "{}")
+
+    assert assert_json_error(response, 404)["code"] == "no_such_challenge"
+
+
 def test_the_largest_id_the_database_holds_is_just_a_missing_table(as_alice):
     assert_json_error(as_alice.post(f"/api/tables/{2**63 - 1}/back"), 404)
 
