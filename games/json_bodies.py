@@ -3,7 +3,7 @@ says which JSON no field takes)."""
 
 from __future__ import annotations
 
-from septica_site.client_json import HoldsNul, TooDeep, parse
+from septica_site.client_json import TooDeep, Unreadable, parse
 
 from .errors import BadRequest, ServiceError
 
@@ -22,8 +22,8 @@ def read_json(request) -> dict:
         body = parse(request.body or b"{}")
     except TooDeep as refusal:
         raise BadRequest(f"The request body is {refusal}: a move needs three levels.") from None
-    except HoldsNul as refusal:
-        raise BadRequest(f"The request body is valid JSON {refusal}.") from None
+    except Unreadable as refusal:
+        raise BadRequest(f"The request body is {refusal}.") from None
     except ValueError:  # UnicodeDecodeError is one too
         raise BadRequest("The request body is not valid JSON.") from None
     if not isinstance(body, dict):

@@ -19,7 +19,7 @@ NUL = "\x00"
 
 
 class Unreadable(ValueError):
-    """Valid JSON that no field of the site takes."""
+    """Valid JSON that no field of the site takes; its words follow "The request body is" or "The message is"."""
 
 
 class TooDeep(Unreadable):
@@ -33,7 +33,7 @@ class HoldsNul(Unreadable):
     """A string or a key with the NUL character in it."""
 
     def __init__(self) -> None:
-        super().__init__("holding the NUL character (\\u0000), which no field takes")
+        super().__init__("valid JSON holding the NUL character (\\u0000), which no field takes")
 
 
 def parse(text: str | bytes) -> Any:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from games.models import Challenge, ChatLine, Match, Move
 from notify.models import PushSubscription
+from tests.notify.push_service import Browser
 from tests.play import seated_table
 
 pytestmark = pytest.mark.django_db
@@ -210,8 +211,6 @@ def test_a_name_with_a_nul_character_in_a_page_address_is_a_404_page(as_alice, b
 
 
 def test_a_push_subscription_is_kept_when_its_removal_names_it_with_a_nul(as_alice, alice):
-    from tests.notify.push_service import Browser
-
     endpoint = "https://push.example/device"
     saved = as_alice.post("/api/push/subscriptions", content_type="application/json",
                           data=json.dumps({"endpoint": endpoint, "keys": Browser().keys()}))
