@@ -165,15 +165,19 @@ def pgbench_tps(bench_url: str, matches: int, clients: int, seconds: float) -> f
 
 # --- the servers --------------------------------------------------------------------
 class Servers:
-    def __init__(self, count: int, env: dict, log_dir: Path) -> None:
+    def __init__(self, count: int, env: dict, log_dir: Path, niceness: dict[int, int] | None = None) -> None:
+        """`niceness` maps a server's index to the niceness it runs at (default 0 for all)."""
         self.ports = [FIRST_PORT + i for i in range(count)]
         self.env, self.log_dir = env, log_dir
+        self.niceness = niceness or {}
         self.processes: list[subprocess.Popen] = []
 
     def __enter__(self) -> Servers:
-        for port in self.ports:
+        for index, port in enumerate(self.ports):
             log = open(self.log_dir / f"server-{port}.log", "wb")  # noqa: SIM115  (closed with the process)
             command = [sys.executable, "manage.py", "serve", "--host", HOST, "--port", str(port)]
+            if self.niceness.get(index):
+                command = ["nice", "-n", str(self.niceness[index]), *command]
             self.processes.append(
                 subprocess.Popen(
                     command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True

@@ -604,7 +604,8 @@ def run_setup(args) -> int:
         moves.FIRST_PORT = FIRST_PORT[args.setup]
         if args.lobby_cap is not None:
             env["LOBBY_ANONYMOUS_SOCKETS_PER_ADDRESS"] = str(args.lobby_cap)
-        with moves.Servers(servers, env, Path(scratch)) as running:
+        lobby_niceness = {index: args.lobby_server_nice for index in range(servers - args.lobby_servers, servers)}
+        with moves.Servers(servers, env, Path(scratch), lobby_niceness) as running:
             for level in args.levels:
                 if args.chat:
                     pairs = []
@@ -806,6 +807,9 @@ def parse_args():
                         help="with --setup redis: this many more servers take the lobby's sockets and changes, and "
                              "the matches keep to the two others (a deployment that routes /ws/lobby/ to servers of "
                              "its own; the servers all share the same cores here)")
+    parser.add_argument("--lobby-server-nice", type=int, default=0,
+                        help="with --lobby-servers: the lobby's servers run at this niceness (e.g. 10), so that the "
+                             "kernel gives the matches' servers the cores first when both want them")
     parser.add_argument("--chat", action="store_true",
                         help="run each level plain and then with one chat line for every two moves (issue 19)")
     parser.add_argument("--chat-pairs", type=int, default=1,
@@ -823,6 +827,8 @@ def parse_args():
         parser.error("lobby pairs 1 to 10")
     if not 0 <= args.lobby_servers <= 2 or (args.lobby_servers and args.setup != "redis"):
         parser.error("lobby servers 0 to 2, with --setup redis (embedded runs one server)")
+    if not 0 <= args.lobby_server_nice <= 19 or (args.lobby_server_nice and not args.lobby_servers):
+        parser.error("lobby server niceness 0 to 19, with --lobby-servers")
     if args.lobby_sockets and args.seconds < LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:
         parser.error(f"with --lobby-sockets a level needs at least {LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS + 1:g} s")
     return args
@@ -870,6 +876,8 @@ def main() -> int:
             str(args.lobby_nice),
             "--lobby-servers",
             str(args.lobby_servers),
+            "--lobby-server-nice",
+            str(args.lobby_server_nice),
             *(["--chat"] if args.chat else []),
             "--chat-pairs",
             str(args.chat_pairs),
