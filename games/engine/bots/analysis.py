@@ -135,9 +135,9 @@ def judge(
     best = order[0] if sums[order[0]] > 0 else anchor
     cost = sums[best] / done
     error = _error(sums[best], squares[best], done)
-    values = tuple((candidates[i], means[i]) for i in order)
+    judged = tuple((candidates[i], means[i]) for i in order)
     reason = why(view, chosen, candidates[best]) if best != anchor else ("", {})
-    return Judgement(chosen, candidates[best], values, cost, error, lower, reason, done)
+    return Judgement(chosen, candidates[best], judged, cost, error, lower, reason, done)
 
 
 def why(view: dict, chosen: dict, best: dict) -> tuple[str, dict]:
