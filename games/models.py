@@ -368,3 +368,31 @@ class ReminderSent(models.Model):
 
     def __str__(self) -> str:
         return f"reminder {self.which} for match {self.match_id} at seq {self.seq}"
+
+
+# --- the analysis of a finished match ------------------------------------------------
+class AnalysisStatus(models.TextChoices):
+    PENDING = "pending", _("being computed")
+    READY = "ready", _("ready")
+
+
+class MatchAnalysis(models.Model):
+    """What the Master thinks of each person's decisions in a finished match (games/analysis.py)."""
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="analysis")
+    # Which analyser wrote it, so a better one can tell its own results from older ones.
+    version = models.PositiveSmallIntegerField(default=1)
+    status = models.CharField(max_length=8, choices=AnalysisStatus.choices, default=AnalysisStatus.PENDING)
+    # The first move not yet judged: each task run claims the decisions from here with a compare-and-set.
+    next_seq = models.PositiveIntegerField(default=0)
+    decisions = models.JSONField(default=list)
+    # Points given away, one number per seat (people only; bots' seats stay 0).
+    totals = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "match analyses"
+
+    def __str__(self) -> str:
+        return f"analysis of match {self.match_id}: {self.status}"
