@@ -84,13 +84,13 @@ def past_turns(view: dict, draw_values: dict[str, int]) -> dict[int, list[Turn]]
 class WeightedGuesser:
     """A pool of guesses of one view, each weighed by how well it explains the other players' turns."""
 
-    def __init__(self, view: dict, rng: random.Random) -> None:
+    def __init__(self, view: dict, rng: random.Random, pool: int = POOL) -> None:
         self.base = AmericanaGuesser(view)
         self.view = view
         self.probe = Table.from_view(view, [[] for _ in range(view["players"])], [], self.base.pile)
         self.turns = past_turns(view, self.probe.draw_values)
         self.log = view["log"]
-        self.deals = [self.base.deal(rng) for _ in range(POOL)]
+        self.deals = [self.base.deal(rng) for _ in range(pool)]
         weights = [self.weight(hands) for hands, _ in self.deals]
         self.cumulative = list(accumulate(weights))
         self.free_stock = [at for at in range(view["stock"]) if at not in self.base.in_stock]

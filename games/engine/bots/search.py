@@ -18,6 +18,7 @@ import math
 import random
 import time
 
+from .playout import Guesses
 from .registry import bots_for
 from .style import Style
 
@@ -29,7 +30,13 @@ DROP_Z = 3.0  # ...by this many standard errors: they are played out no more, le
 
 
 def search(
-    view: dict, moves: list[dict], style: Style, rng: random.Random, budget_ms: float | None, rounds: int | None
+    view: dict,
+    moves: list[dict],
+    style: Style,
+    rng: random.Random,
+    budget_ms: float | None,
+    rounds: int | None,
+    guesses: Guesses | None = None,
 ) -> dict:
     """The style's heuristic move, unless the sampled deals show another clearly better.
 
@@ -39,6 +46,7 @@ def search(
     when the mean difference beats both the style's leaning and the rule set's
     ``switch_z`` standard errors. Candidates clearly worse than that move drop
     out of the race as the rounds go, and when none is left the search stops.
+    ``guesses`` replaces the rule set's own guesses of the hidden cards (the Master's).
     """
     started = time.perf_counter()
     timed = budget_ms is not None
@@ -56,7 +64,7 @@ def search(
     played = [0] * count
     racing = list(range(count))  # the candidates still played out
     done = 0
-    guesses = bots.guesses(view, rng)
+    guesses = guesses if guesses is not None else bots.guesses(view, rng)
     play_out = bots.play_out
     while done < rounds and len(racing) > 1:
         guess = guesses(rng)
