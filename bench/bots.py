@@ -15,6 +15,17 @@ CPU seconds, over decisions with more than one legal move.
 Targets: each level beats the one below at least 60% of the time, Beginner
 beats random, and Expert decides in under 500 ms at p95.
 
+    .venv/bin/python bench/bots.py --master --master-deals 400 --master-budget-ms 600 --budget-ms 400
+
+`--master` plays Master against Expert: two-player septica and americana
+(target: the Master wins at least 60%), three-player septica and familie (one
+Master against two Experts, each deck played once with the Master in every
+seat; the Master scores against each Expert in turn, more points winning, so
+50% is level; target 55%), and for calibration the "oracle" Expert (the
+expert's search unchanged, but its guesses are the true hidden cards) against
+the Master in two-player septica and americana. Prints win rates with 95%
+Wilson intervals and their lower bounds, and the Master's decision times.
+
     .venv/bin/python bench/bots.py --ratings           # the published ratings, ~10 minutes
     .venv/bin/python bench/bots.py --ratings --quick   # a rough look, under 2 minutes
 
@@ -49,7 +60,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine import rules_for  # noqa: E402 - needs the repo root on sys.path first
-from games.engine.bots import DEFAULT_BUDGET_MS, choose_move  # noqa: E402
+from games.engine.bots import DEFAULT_BUDGET_MS, MASTER_BUDGET_MS, choose_move, search  # noqa: E402
+from games.engine.bots.americana_table import Table  # noqa: E402
+from games.engine.bots.style import STYLES_BY_NAME  # noqa: E402
 from games.engine.cards import RANKS  # noqa: E402
 from players.skill import Skill, rate  # noqa: E402
 
@@ -129,9 +142,19 @@ def main() -> None:
     parser.add_argument("--ratings", action="store_true", help="rate whole matches instead (see above)")
     parser.add_argument("--decks", type=int, default=3, help="--ratings: decks per pairing, each played twice")
     parser.add_argument("--rounds", type=int, help="--ratings: the expert samples this many deals, not a time budget")
+    parser.add_argument("--master", action="store_true", help="Master against Expert instead (see above)")
+    parser.add_argument("--master-deals", type=int, default=400, help="--master: deals per two-player pairing")
+    parser.add_argument("--master-tables", type=int, default=100,
+                        help="--master: decks per three-player pairing, each played with the Master in every seat")
+    parser.add_argument("--oracle-deals", type=int, default=200, help="--master: deals per oracle pairing")
+    parser.add_argument("--master-budget-ms", type=float, default=MASTER_BUDGET_MS)
+    parser.add_argument("--pairing", action="append", help="--master: only this pairing (repeatable)")
     args = parser.parse_args()
     if args.ratings:
         ratings_main(args)
+        return
+    if args.master:
+        master_main(args)
         return
     if set(args.rules or ()) - set(GAMES):
         parser.error("the deal win rates are for septica and americana; familie is rated with --ratings")
@@ -181,6 +204,108 @@ def report(results, times, games, elapsed, args) -> None:
         )
     print(f"{elapsed:.0f} s with {args.workers} workers, expert budget {args.budget_ms:.0f} ms")
     # other work on the machine takes time from time-budgeted decisions: say how busy it was
+    print(f"load average at the end (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")
+
+
+# --- Master against Expert ----------------------------------------------------------------------------
+
+MASTER_PAIRINGS = (  # (name, rules, players, the Master's opponent, target)
+    ("septica-2", "septica", 2, "expert", 0.60),
+    ("americana-2", "americana", 2, "expert", 0.60),
+    ("septica-3", "septica", 3, "expert", 0.55),
+    ("familie-3", "familie", 3, "expert", 0.55),
+    ("oracle-septica-2", "septica", 2, "oracle", None),
+    ("oracle-americana-2", "americana", 2, "oracle", None),
+)
+ORACLE_STYLE = STYLES_BY_NAME["expert"]
+
+
+def oracle_move(game, view: dict, rng: random.Random, budget_ms: float) -> dict:
+    """The expert's search, unchanged, but guessing the true hidden cards (the bench's game, not a view)."""
+    moves = view["legal_moves"]
+    if len(moves) == 1:
+        return dict(moves[0])
+    if view["rules"] == "americana":
+        def guesses(guess_rng):
+            return Table.from_game(game, random.Random(guess_rng.getrandbits(32)))
+    else:
+        def guesses(guess_rng):
+            return game
+    return search.search(view, moves, ORACLE_STYLE, rng, budget_ms, None, guesses=guesses)
+
+
+def master_deal(job: tuple) -> tuple:
+    """One deal: (pairing, deck seed, the Master's seat, the opponent's budget, the Master's) -> the Master's score."""
+    name, rules, players, opponent, seed, master_seat, budget_ms, master_budget_ms = job
+    game = rules_for(rules).new_game(players=players, seed=seed)
+    rng = random.Random(seed * 7 + master_seat)
+    times: list[tuple[float, float]] = []
+    while not game.finished and game.view(None)["deal"] == 0:
+        seat = game.to_move
+        view = game.view(seat)
+        started, cpu = time.perf_counter(), time.process_time()
+        if seat == master_seat:
+            move = choose_move(view, "master", "expert", rng, budget_ms=master_budget_ms)
+            if len(view["legal_moves"]) > 1:
+                times.append((time.perf_counter() - started, time.process_time() - cpu))
+        elif opponent == "oracle":
+            move = oracle_move(game, view, rng, budget_ms)
+        else:
+            move = choose_move(view, "expert", "expert", rng, budget_ms=budget_ms)
+        game = game.play(move)
+    last = game.view(None)["last_deal"]
+    scores = []
+    for other in range(players):
+        if other == master_seat:
+            continue
+        if rules == "americana":
+            mine, theirs = -last["charged"][master_seat], -last["charged"][other]
+        else:
+            mine, theirs = last["points"][master_seat], last["points"][other]
+        scores.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    return name, sum(scores) / len(scores), times
+
+
+def master_jobs(args) -> list[tuple]:
+    out = []
+    for name, rules, players, opponent, _ in MASTER_PAIRINGS:
+        if args.pairing and name not in args.pairing:
+            continue
+        count = args.oracle_deals if opponent == "oracle" else args.master_deals
+        decks = args.master_tables if players > 2 else count // 2 or 1
+        for deck in range(decks):
+            for seat in range(players):
+                out.append((name, rules, players, opponent, 20_000 + deck, seat, args.budget_ms, args.master_budget_ms))
+    return out
+
+
+def master_main(args) -> None:
+    work = master_jobs(args)
+    results: dict[str, list[float]] = defaultdict(list)
+    times: list[tuple[float, float]] = []
+    started = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        for name, score, deal_times in pool.imap_unordered(master_deal, work, chunksize=1):
+            results[name].append(score)
+            times.extend(deal_times)
+    elapsed = time.perf_counter() - started
+    print(f"{'pairing (Master against)':<28} {'deals':>6} {'win rate':>9} {'95% interval':>17} {'lower':>6}  target")
+    for name, _, _, opponent, target in MASTER_PAIRINGS:
+        scores = results.get(name)
+        if not scores:
+            continue
+        n, wins = len(scores), sum(scores)
+        low, high = wilson(wins, n)
+        verdict = "" if target is None else (
+            f">{target:.0%} " + ("met" if low >= target else "likely" if wins / n >= target else "MISSED"))
+        label = f"{name} ({opponent})"
+        print(f"{label:<28} {n:>6} {wins / n:>8.1%} {low:>8.1%}-{high:>6.1%} {low:>6.1%}  {verdict}")
+    wall = [w * 1000 for w, _ in times]
+    cpu = [c * 1000 for _, c in times]
+    print(f"\nmaster decisions {len(times)}: p50 {percentile(wall, 0.5):.0f} ms, p95 {percentile(wall, 0.95):.0f} ms"
+          f" (cpu p50 {percentile(cpu, 0.5):.0f} ms, p95 {percentile(cpu, 0.95):.0f} ms)")
+    print(f"{elapsed:.0f} s with {args.workers} workers, master budget {args.master_budget_ms:.0f} ms,"
+          f" expert and oracle budget {args.budget_ms:.0f} ms")
     print(f"load average at the end (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
 
