@@ -29,7 +29,6 @@ class BotLevel(models.TextChoices):
     BEGINNER = "beginner", _("Beginner")
     MEDIUM = "medium", _("Medium")
     EXPERT = "expert", _("Expert")
-    MASTER = "master", _("Master")
 
 
 class BotStyle(models.TextChoices):
