@@ -17,6 +17,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .. import americana as americana_rules
@@ -27,7 +28,7 @@ from ..base import Rules
 from . import familie, septica
 from .americana import PENALTY
 from .americana_table import Table
-from .playout import AMERICANA_NOISE, ROLLOUT_LIMIT, ROLLOUT_STYLE, GamePlayOut
+from .playout import GamePlayOut, table_outcomes
 from .registry import bots_for
 
 ANALYSIS_BUDGET_MS = 700.0  # per decision: a match of 60 decisions within a minute, with room for the replay
@@ -73,22 +74,11 @@ def americana_penalty(table: Table, seat: int) -> float:
     return 0.0 if spared is None or spared == seat else float(totals[seat])
 
 
-def americana_outcomes(guess: Table, moves: list[dict], seat: int, deal: int, seed: int) -> list[float]:
-    values = []
-    for move in moves:
-        rng = random.Random(seed)
-        table = guess.copy(rng)
-        table.apply((move["type"], move.get("card"), move.get("suit")))
-        table.rollout(ROLLOUT_STYLE, rng, AMERICANA_NOISE, ROLLOUT_LIMIT)
-        values.append(americana_penalty(table, seat))
-    return values
-
-
 Outcomes = Callable[[Any, list[dict], int, int, int], list[float]]
 OUTCOMES: dict[Rules, Outcomes] = {
     septica_rules.RULES: GamePlayOut(septica.spot_from_game, septica.choose, septica_points),
     familie_rules.RULES: GamePlayOut(familie.spot_from_game, familie.choose, familie_points),
-    americana_rules.RULES: americana_outcomes,
+    americana_rules.RULES: partial(table_outcomes, score=americana_penalty),
 }
 
 

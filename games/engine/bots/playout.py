@@ -71,11 +71,18 @@ class GamePlayOut:
 
 def table_play_out(guess: Table, moves: list[dict], seat: int, deal: int, seed: int) -> list[float]:
     """``GamePlayOut`` on the bare americana table: the same rules and policy, many times quicker."""
+    return table_outcomes(guess, moves, seat, deal, seed, lambda table, seat: table.score(seat, CHARGE_SCALE))
+
+
+def table_outcomes(
+    guess: Table, moves: list[dict], seat: int, deal: int, seed: int, score: Callable[[Table, int], float]
+) -> list[float]:
+    """Each move played out on a copy of the bare table with the same random numbers, then ``score(table, seat)``."""
     values = []
     for move in moves:
         rng = random.Random(seed)
         table = guess.copy(rng)
         table.apply((move["type"], move.get("card"), move.get("suit")))
         table.rollout(ROLLOUT_STYLE, rng, AMERICANA_NOISE, ROLLOUT_LIMIT)
-        values.append(table.score(seat, CHARGE_SCALE))
+        values.append(score(table, seat))
     return values
