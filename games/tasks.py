@@ -23,10 +23,13 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from . import actions
+from .actions import analysis as actions_analysis
 from .actions.challenges import expire_challenges as expire_unanswered_challenges
+from .after_commit import analysis as after_analysis
 from .after_commit import reminders, your_move
+from .analysis import judge_chunk
 from .engine.bots import choose_move
-from .models import Match, ReminderSent, Seat, TableStatus
+from .models import AnalysisStatus, Match, MatchAnalysis, ReminderSent, Seat, TableStatus
 
 logger = logging.getLogger(__name__)
 
@@ -220,3 +223,65 @@ def send_reminders() -> int:
         if which is not None and not ReminderSent.objects.filter(match_id=match_id, seq=seq, which=which).exists():
             sent += reminders.remind(match_id, seq, which)
     return sent
+
+
+# --- the analysis of a finished match (games/analysis.py) ---------------------------------
+# A run that finds every analysis slot taken asks again this much later, leaving its thread to bots.
+ANALYSIS_RETRY_SECONDS = 1.0
+# A pending analysis untouched for this long lost its task (a worker died, the broker dropped it).
+LOST_ANALYSIS_SECONDS = 600
+ANALYSIS_SLOT_SECONDS = 120
+
+
+@shared_task(name="games.tasks.analyse_match", ignore_result=True, acks_late=True)
+def analyse_match(match_id: int, from_seq: int = 0) -> bool:
+    """Judge a few of the match's decisions from `from_seq`; the rest go on in a task queued after them.
+
+    Idempotent: each chunk is stored by a compare-and-set on the analysis's
+    cursor, so run twice (or delivered late) it stores one analysis."""
+    try:
+        analysis = actions_analysis.begin_analysis(match_id)
+    except actions.ServiceError:
+        return False  # no such match, or not over: nothing to judge
+    if analysis.status != AnalysisStatus.PENDING or analysis.next_seq != from_seq:
+        return False
+    slot = _analysis_slot()
+    if slot is None:
+        after_analysis.queue(match_id, from_seq, countdown=ANALYSIS_RETRY_SECONDS)
+        return False
+    try:
+        chunk = judge_chunk(analysis.match, from_seq, settings.ANALYSIS_DECISIONS_PER_RUN)
+    finally:
+        if slot:
+            _give_back(slot)
+    return actions_analysis.record_chunk(analysis, analysis.match.table.players, chunk)
+
+
+def _analysis_slot() -> str | None:
+    """One of the deployment's ANALYSIS_SLOTS, now taken (the cache is shared by every worker on Redis)."""
+    try:
+        for number in range(settings.ANALYSIS_SLOTS):
+            key = f"games:analysing:{number}"
+            if cache.add(key, "judging", ANALYSIS_SLOT_SECONDS):
+                return key
+    except RedisError:
+        logger.warning("analysis slots are out of reach; judging without one", exc_info=True)
+        return ""
+    return None
+
+
+@shared_task(name="games.tasks.sweep_analyses", ignore_result=True)
+def sweep_analyses() -> int:
+    """Queue again the analyses whose task was lost: begun long ago and still pending, or never begun
+    for a match that ended within the last day."""
+    now = timezone.now()
+    stale = now - timedelta(seconds=LOST_ANALYSIS_SECONDS)
+    rows = list(MatchAnalysis.objects.filter(status=AnalysisStatus.PENDING, created_at__lte=stale)
+                .values_list("pk", "next_seq")[:SWEEP_BATCH])
+    never_begun = (Match.objects.filter(table__status=TableStatus.FINISHED, finished_at__gte=now - timedelta(days=1),
+                                        finished_at__lte=stale)
+                   .exclude(Exists(MatchAnalysis.objects.filter(match=OuterRef("pk")))))
+    rows += [(match_id, 0) for match_id in never_begun.values_list("pk", flat=True)[:SWEEP_BATCH]]
+    for match_id, next_seq in rows:
+        after_analysis.queue(match_id, next_seq)
+    return len(rows)

@@ -242,6 +242,7 @@ CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "septica_site.tasks.heartbeat", "schedule": 30.0},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 30))},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": float(env_int("REMINDER_SWEEP_SECONDS", 60))},
+    "sweep-analyses": {"task": "games.tasks.sweep_analyses", "schedule": float(env_int("ANALYSIS_SWEEP_SECONDS", 120))},
     "expire-challenges": {"task": "games.tasks.expire_challenges", "schedule": float(env_int("CHALLENGE_SWEEP_SECONDS", 600))},
 }
 
@@ -270,6 +271,14 @@ FOLLOWING_REFRESH_SECONDS = _env_seconds("FOLLOWING_REFRESH_SECONDS", 15.0)
 # many at a time per person who made those tables, so one person's tables of
 # bots never fill the worker ahead of someone waiting for a bot's answer.
 UNATTENDED_BOTS_PER_PERSON = env_int("UNATTENDED_BOTS_PER_PERSON", 1)
+# The analysis of a finished match (games/analysis.py, games/tasks.py `analyse_match`): each
+# person's decision is judged for about this long (0: by ANALYSIS_ROUNDS alone), a few per task
+# run so a bot's turn queued meanwhile waits behind one judgement at most, and at most
+# ANALYSIS_SLOTS analyses think at once across the workers, leaving the rest of them to bots.
+ANALYSIS_BUDGET_MS = _env_seconds("ANALYSIS_BUDGET_MS", 450.0)
+ANALYSIS_ROUNDS = env_int("ANALYSIS_ROUNDS", 0)  # tests: a fixed number of guessed deals, the same on every run
+ANALYSIS_DECISIONS_PER_RUN = env_int("ANALYSIS_DECISIONS_PER_RUN", 1)
+ANALYSIS_SLOTS = env_int("ANALYSIS_SLOTS", 1)
 
 # What one account may hold at once (games/actions/tables.py): a person plays a few
 # live tables and a handful of days-long ones, and waits for players at one

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..after_commit import abort_requests, finished, publish, turns, your_move
+from ..after_commit import abort_requests, analysis, finished, publish, turns, your_move
 from ..models import Match, Seat, Table
 
 
@@ -65,5 +65,10 @@ def abort_asked(request_id: int, expires_at, seconds: int) -> None:
 
 
 def match_finished(match_id: int, people: list[tuple[int, bool]]) -> None:
-    """A match ended: its people away from the table are told, each whether they won."""
-    transaction.on_commit(lambda: finished.tell_away(match_id, people))
+    """A match ended: its people away from the table are told, each whether they won, and its analysis
+    is queued (behind the bots' turns already waiting: games/after_commit/analysis.py)."""
+    def send() -> None:
+        finished.tell_away(match_id, people)
+        analysis.queue(match_id)
+
+    transaction.on_commit(send)
