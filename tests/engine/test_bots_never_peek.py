@@ -3,8 +3,9 @@
 At a position along a random match, the cards the seat to move cannot see
 (the other hands and the stock) are dealt out again among themselves, hand
 sizes kept. The seat's view must not change, and neither may the Expert's
-choice for that view and random seed: what it decides comes from the view
-alone, wherever the hidden cards really are.
+or the Master's choice for that view and random seed, nor the analysis's
+judgement of a move made there: what they decide comes from the view alone,
+wherever the hidden cards really are.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import pytest
 
 from games.engine import rules_for
 from games.engine.bots import choose_move
+from games.engine.bots.analysis import judge
 
 TABLES = [
     ("septica", 2, {}),
@@ -28,6 +30,8 @@ TABLES = [
 ]
 POSITIONS = 110  # per table: more than 300 for each rule set
 EXPERT_ROUNDS = 6  # sampled deals, with no time budget, so a choice depends on the view and the seed only
+MASTER_POSITIONS = POSITIONS
+JUDGED_POSITIONS = 60  # per table: more than 100 for each rule set
 
 
 def positions(rules: str, players: int, options: dict, count: int):
@@ -57,8 +61,43 @@ def hidden_dealt_again(game, seat: int, rng: random.Random):
     return rules_for(state["rules"]).from_state(state), state
 
 
-@pytest.mark.parametrize(("rules", "players", "options"), TABLES,
-                         ids=[f"{rules}-{players}" for rules, players, _ in TABLES])
+def views_with_hidden_cards_moved(rules: str, players: int, options: dict, count: int):
+    """Each position's view from the seat to move, and the same view of the game with the hidden cards
+    dealt again; asserts they are equal and that nearly every position's hidden cards really moved."""
+    moved = 0
+    for number, game in enumerate(positions(rules, players, options, count)):
+        seat = game.to_move
+        view = game.view(seat)
+        before = game.to_state()
+        elsewhere, state = hidden_dealt_again(game, seat, random.Random(number))
+        moved += (state["hands"], state["stock"]) != (before["hands"], before["stock"])
+        shown_elsewhere = elsewhere.view(seat)
+        assert shown_elsewhere == view
+        yield number, view, shown_elsewhere
+    assert moved >= count * 0.9
+
+
+TABLE_IDS = [f"{rules}-{players}" for rules, players, _ in TABLES]
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), TABLES, ids=TABLE_IDS)
+def test_the_master_decides_the_same_wherever_the_hidden_cards_are(rules, players, options):
+    for number, view, shown_elsewhere in views_with_hidden_cards_moved(rules, players, options, MASTER_POSITIONS):
+        chosen = [choose_move(shown, "master", "balanced", random.Random(number), budget_ms=None,
+                              rounds=EXPERT_ROUNDS) for shown in (view, shown_elsewhere)]
+        assert chosen[0] == chosen[1]
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), TABLES, ids=TABLE_IDS)
+def test_the_analysis_judges_the_same_wherever_the_hidden_cards_are(rules, players, options):
+    for number, view, shown_elsewhere in views_with_hidden_cards_moved(rules, players, options, JUDGED_POSITIONS):
+        made = random.Random(number).choice(view["legal_moves"])
+        judged = [judge(shown, made, random.Random(number), budget_ms=None, rounds=EXPERT_ROUNDS)
+                  for shown in (view, shown_elsewhere)]
+        assert judged[0] == judged[1]
+
+
+@pytest.mark.parametrize(("rules", "players", "options"), TABLES, ids=TABLE_IDS)
 def test_the_expert_decides_the_same_wherever_the_hidden_cards_are(rules, players, options):
     moved = 0
     for number, game in enumerate(positions(rules, players, options, POSITIONS)):
