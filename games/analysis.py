@@ -58,17 +58,24 @@ def judge_decision(match_id: int, rules: str, decision: Decision) -> dict:
 
 def judgement_json(move: Move, found: Judgement, rules: str) -> dict:
     code, params = found.reason
+    cost, error = round(found.cost, 3), round(found.error, 3)  # "costly" as a reader of these figures finds it
     return {
         "seq": move.seq,
         "seat": move.seat,
         "chosen": found.chosen,
         "best": found.best,
-        "cost": round(found.cost, 3),
-        "error": round(found.error, 3),
-        "costly": found.cost >= COSTLY[rules],
+        "cost": cost,
+        "error": error,
+        "costly": is_costly(cost, error, rules),
         "reason": {"code": code, "params": dict(params)},
         "rounds": found.rounds,
     }
+
+
+def is_costly(cost: float, error: float, rules: str) -> bool:
+    """Costly: at least the rule set's threshold, and twice the guesses' noise, so a move is not
+    marked for what another sample of guessed deals would not repeat."""
+    return cost >= COSTLY[rules] and cost >= 2 * error
 
 
 @dataclass(frozen=True)

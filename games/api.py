@@ -14,10 +14,11 @@ from django.views.decorators.http import require_http_methods
 
 from . import actions
 from .actions.chat import say
+from .analysis_reads import analysis_json
 from .chat_reads import line_fields, line_json, room_for, room_history
 from .errors import BadRequest, ServiceError
 from .json_bodies import read_json
-from .presenters import table_json
+from .presenters import seat_names, table_json, table_summary
 from .reads import lobby_summaries, my_matches_json, tables_with_seats, visible_table
 from .table_creation_rate import check_table_creation_rate, count_table_created
 from .words.chat import phrases_in_words
@@ -210,3 +211,11 @@ def say_line(request, table_id: int):
     invite = request.GET.get("invite")
     line = say(request.user, table_id, text=body.get("text"), phrase=body.get("phrase"), invite=invite)
     return JsonResponse({"line": line_json(line_fields(line))}, status=201)
+
+
+@require_http_methods(["GET"])
+@answers_service_errors
+def analysis(request, table_id: int):
+    """The Master's analysis of a finished match: pending while it is computed, then ready."""
+    table = visible_table(request, table_id)
+    return JsonResponse(analysis_json(table, seat_names(table_summary(table, request.user))))

@@ -471,6 +471,11 @@ MESSAGES = {
         "line": ref("ChatLine"),
     }), description="Never from a person the reader blocks; with the reader's `chat_text` off, only quick phrases "
                     "(and their own lines)."),
+    "analysis_ready": message("analysis_ready", "analysisReady", "A finished match's analysis is ready.", typed(
+        "analysis_ready", "Read it from GET /api/tables/<id>/analysis.", {
+            "table": integer("The table's id.", 1),
+        }), description="Once, to every socket open on the table when the Master has judged the last decision.",
+        examples=[{"type": "analysis_ready", "table": 42}]),
     "lobby": message("lobby", "lobby", "The open public tables.", typed("lobby", "What GET /api/tables answers.", {
         "tables": {"type": "array", "items": ref("TableSummary"), "description": "Newest first."},
     }), description="On connect, and after every change on a plain socket."),
@@ -531,7 +536,8 @@ CHANNELS = {
         "bindings": bindings({"invite": string("A private table's invite code.")}),
         "publish": operation("sendToTable", "What a client sends to a table.", ["move", "sync", "chat", "ping"]),
         "subscribe": operation("receiveFromTable", "What a table socket sends.",
-                               ["view", "presence", "chat_history", "chat_line", "pong", "error"]),
+                               ["view", "presence", "chat_history", "chat_line", "analysis_ready", "pong",
+                                "error"]),
         "x-close-codes": close_codes(4401, 4404, 4429, 4503),
     },
     "/ws/lobby/": {

@@ -167,6 +167,11 @@ def table_json(table: Table, viewer=None, game=None, cache: dict | None = None) 
     return data
 
 
+def seat_names(summary: dict) -> list[str]:
+    """Each seat's name as a sentence says it: the person's or the bot's, else "Seat n"."""
+    return [seat["name"] or _("Seat %(n)s") % {"n": seat["seat"] + 1} for seat in summary["seats"]]
+
+
 def may_add_bot(table: Table, summary: dict, viewer) -> bool:
     """Whether the viewer may seat a bot now: the creator, at an open table, with a seat nobody has or keeps."""
     return (

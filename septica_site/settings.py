@@ -279,6 +279,9 @@ ANALYSIS_BUDGET_MS = _env_seconds("ANALYSIS_BUDGET_MS", 450.0)
 ANALYSIS_ROUNDS = env_int("ANALYSIS_ROUNDS", 0)  # tests: a fixed number of guessed deals, the same on every run
 ANALYSIS_DECISIONS_PER_RUN = env_int("ANALYSIS_DECISIONS_PER_RUN", 1)
 ANALYSIS_SLOTS = env_int("ANALYSIS_SLOTS", 1)
+# A replay page waiting for its analysis hears "ready" on the table's socket; it also asks the API this
+# often, for a message it missed (a socket that reconnected, a server that could not reach Redis).
+ANALYSIS_PAGE_CHECK_SECONDS = _env_seconds("ANALYSIS_PAGE_CHECK_SECONDS", 30.0)
 
 # What one account may hold at once (games/actions/tables.py): a person plays a few
 # live tables and a handful of days-long ones, and waits for players at one

@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import api as views
 
+from ..schemas.analysis import Analysis
 from ..schemas.chat import ChatHistory, LineSaid, LineToSay
 from ..schemas.people import MyMatches
 from ..schemas.tables import (
@@ -101,6 +102,15 @@ def abort_match(request, table_id: int):
                   ok={200: TableAbortAnswered}, refusals=[400, 403, 404, 409], body=AbortAnswer)
 def answer_abort(request, table_id: int):
     return views.answer_abort(request, table_id)
+
+
+@router.operation("GET", "/tables/{int:table_id}/analysis", name="api_analysis",
+                  summary=_("The Master's analysis of a finished match"), access=OPTIONAL, tags=PLAYING,
+                  ok={200: Analysis}, refusals=[404, 409], query=[INVITE],
+                  description="409 with code match_not_over before the match ends (match_aborted for an aborted "
+                              "one). The first read of a finished match that has none begins it.")
+def read_analysis(request, table_id: int):
+    return views.analysis(request, table_id)
 
 
 @router.operation("GET", "/tables/{int:table_id}/chat", name="api_chat",

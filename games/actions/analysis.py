@@ -23,6 +23,8 @@ def check_analysable(match_id: int) -> Match:
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None:
         raise NotFound("There is no such table.")
+    if match.table.status == TableStatus.ABORTED:
+        raise Conflict("This match was aborted: it has no analysis.", code="match_aborted")
     if match.table.status != TableStatus.FINISHED:
         raise Conflict("This match is not over: its analysis begins when it ends.", code="match_not_over")
     return match
@@ -32,6 +34,17 @@ def begin_analysis(match_id: int) -> MatchAnalysis:
     """The match's analysis, made pending if it had none; Conflict if the match is not over."""
     match = check_analysable(match_id)
     analysis, _ = MatchAnalysis.objects.get_or_create(match=match, defaults={"version": ANALYSER_VERSION})
+    return analysis
+
+
+def ask_for_analysis(match_id: int) -> MatchAnalysis:
+    """The match's analysis, begun and queued if it had none (a match that ended before analyses
+    existed, or whose task was lost for good); Conflict if the match is not over."""
+    match = check_analysable(match_id)
+    with transaction.atomic():
+        analysis, created = MatchAnalysis.objects.get_or_create(match=match, defaults={"version": ANALYSER_VERSION})
+        if created:
+            transaction.on_commit(lambda: after_analysis.queue(match_id))
     return analysis
 
 

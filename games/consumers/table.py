@@ -151,6 +151,11 @@ class TableConsumer(SepticaConsumer):
             return
         await self.send_snapshot(await snapshots.fresh_snapshot(self.table_id))
 
+    async def analysis_ready(self, event):
+        """The match's analysis is stored (games/after_commit/analysis.py): the replay page reads it now."""
+        if self.watching:
+            await self.send_json({"type": "analysis_ready", "table": event["table"]})
+
     # --- client messages ---------------------------------------------------------------
     async def on_move(self, message):
         if "seq" not in message or not isinstance(message.get("move"), dict):

@@ -1,6 +1,7 @@
 """The replay of a finished match: every position, all hands shown, and the
 seed revealed so anyone can check it against the hash published at the start."""
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
 from django.urls import path
@@ -8,10 +9,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from .. import actions, replay
+from ..analysis_reads import analysis_json
 from ..models import Actor, Table, TableStatus
-from ..presenters import table_json
+from ..presenters import seat_names, table_json
 from ..reads import visible_table
-from ..words.cards import card_short, rank_names, suit_name
+from ..words import analysis as analysis_words
+from ..words.cards import rank_names, suit_name
+from ..words.moves import describe_move, move_words
 from ..words.rulesets import options_in_words, rules_name
 
 
@@ -79,17 +83,6 @@ def words() -> dict:
     }
 
 
-def move_words() -> dict:
-    return {
-        "play": _("plays"),
-        "names": _("names"),
-        "end": _("says Gata (ends the trick)"),
-        "take": _("takes the trick"),
-        "pass": _("passes"),
-        "draw": _("draws"),
-    }
-
-
 def card_words() -> dict:
     """What the page's script needs to name a card in words, as the table page does."""
     return {
@@ -99,20 +92,6 @@ def card_words() -> dict:
         "red_joker": _("red joker"),
         "black_joker": _("black joker"),
     }
-
-
-def describe_move(move: dict, said: dict) -> str:
-    """ "plays 7♠, names hearts": the card as its face, the suit a seven names in words."""
-    text = said.get(move.get("type"), move.get("type", "?"))
-    if "card" in move:
-        text += f" {card_short(move['card'])}"
-    if "suit" in move:
-        text += f", {said['names']} {suit_name(move['suit'])}"
-    return text
-
-
-def seat_names(data: dict) -> list[str]:
-    return [seat["name"] or _("Seat %(n)s") % {"n": seat["seat"] + 1} for seat in data["seats"]]
 
 
 def final_scores(result: dict | None, names: list[str], profile_urls: list[str | None] = ()) -> list[dict]:
@@ -126,6 +105,21 @@ def final_scores(result: dict | None, names: list[str], profile_urls: list[str |
     ]
 
 
+def analysis_page(analysis: dict, names: list[str], said: dict) -> dict:
+    """The analysis as the replay page shows it: the costliest moves spelled out, each seat's total."""
+    rules = analysis["rules"]
+    return {
+        **analysis,
+        "check_every_ms": int(settings.ANALYSIS_PAGE_CHECK_SECONDS * 1000),
+        "threshold": analysis_words.threshold(rules, analysis["costly_from"]),
+        "biggest": [
+            {**entry, "number": entry["seq"] + 1, "name": names[entry["seat"]],
+             "chosen_text": describe_move(entry["chosen"], said), "best_text": describe_move(entry["best"], said)}
+            for entry in analysis["biggest"]
+        ],
+    }
+
+
 @require_safe
 def replay_page(request, table_id: int):
     table = finished_table(request, table_id)
@@ -133,6 +127,8 @@ def replay_page(request, table_id: int):
     data = table_json(table, request.user)
     names, said = seat_names(data), move_words()
     profile_urls = [seat.get("profile_url") for seat in data["seats"]]
+    analysis = analysis_json(table, names)
+    costly = {entry["seq"]: entry for entry in analysis["decisions"] if entry["costly"]}
     return render(
         request,
         "games/replay.html",
@@ -149,9 +145,11 @@ def replay_page(request, table_id: int):
                     "text": describe_move(move.move, said),
                     "actor": move.actor,
                     "actor_label": move.get_actor_display(),
+                    "costly": analysis_words.costly_mark(costly[move.seq], table.rules) if move.seq in costly else None,
                 }
                 for move in moves
             ],
+            "analysis": analysis_page(analysis, names, said),
             "final": final_scores(data["result"], names, profile_urls),
             "replay": {**replay_data(table, moves), "names": names, "profile_urls": profile_urls, "words": words()},
             "invite": request.GET.get("invite") if table.private else None,

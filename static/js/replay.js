@@ -165,6 +165,15 @@
     show(moves[keys[event.key]]());
   });
 
+  // The analysis's "Show move n on the board" buttons (replay-analysis.js may put new ones in: delegated).
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-show-step]");
+    if (!button) return;
+    show(Number(button.dataset.showStep));
+    document.getElementById("replay").scrollIntoView({ block: "start" });
+    slider.focus();
+  });
+
   document.getElementById("replay").hidden = false;
   show(0);
 

@@ -152,6 +152,10 @@ def _server_environment() -> dict:
 
     env = {**os.environ, "SEPTICA_NO_EMBEDDED_WORKER": "1", "DEBUG": "1", "HTTPS": "0",
            "BOT_MOVE_DELAY_SECONDS": "0", "FOLLOWING_REFRESH_SECONDS": "1"}
+    if not os.environ.get("REDIS_URL"):
+        # Embedded, what a test's own process publishes never reaches this server's sockets: a replay
+        # page waiting for its analysis then learns of it only by asking the API, so it asks often.
+        env["ANALYSIS_PAGE_CHECK_SECONDS"] = "1"
     name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = name

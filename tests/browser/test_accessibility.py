@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import override_settings
 from django.urls import reverse
 from playwright.sync_api import expect
 
+from games import tasks
 from tests.play import finished_match, play_moves, start_table
 
 from .tables import log_in, started_septica_table
@@ -44,6 +46,14 @@ def playing_table(rules, alice, bob):
     return table
 
 
+def analysed_match(alice, bob):
+    """A finished match with its analysis ready: the replay page's totals, costliest moves and marks."""
+    with override_settings(ANALYSIS_ROUNDS=6, ANALYSIS_DECISIONS_PER_RUN=1000):
+        match = finished_match(alice, [bob])
+        tasks.analyse_match(match.pk, 0)
+    return match
+
+
 # Each page: (how to reach it, given alice and bob; whether alice is logged in).
 PAGES = {
     "home": (lambda alice, bob: reverse("home"), True),
@@ -54,6 +64,7 @@ PAGES = {
     "table-familie": (lambda alice, bob: reverse("table", args=[playing_table("familie", alice, bob).pk]), True),
     "table-americana": (lambda alice, bob: reverse("table", args=[playing_table("americana", alice, bob).pk]), True),
     "replay": (lambda alice, bob: reverse("replay", args=[finished_match(alice, [bob], rules="familie").pk]), True),
+    "replay-analysed": (lambda alice, bob: reverse("replay", args=[analysed_match(alice, bob).pk]), False),
     "practice": (lambda alice, bob: reverse("practice"), False),
     "tutorial": (lambda alice, bob: reverse("tutorial"), False),
     "tutorial-septica": (lambda alice, bob: reverse("tutorial_step", args=["septica", 1]), False),

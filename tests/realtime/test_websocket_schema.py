@@ -441,6 +441,25 @@ async def test_refused_sockets_send_an_error_that_fits_before_their_close_code(
     assert await one_too_many.close_code() == base.CLOSE_FLOODING
 
 
+@pytest.mark.asyncio
+async def test_the_analysis_ready_message_fits_the_schema_and_reaches_every_socket_of_the_table(
+        alice, bob, open_socket, headers_for, settings, sent_tasks):
+    from games import tasks
+
+    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN = 4, 1000
+    table = await database_sync_to_async(start_table)(alice, [bob])
+    await database_sync_to_async(deal_again_from)(table, 3)
+    await database_sync_to_async(play_moves)(table, seed=3)
+    sockets = [await open_socket(table_path(table), headers_for(person)) for person in (alice, None)]
+    for socket in sockets:
+        await socket.next("view")
+
+    assert await database_sync_to_async(tasks.analyse_match)(table.pk, 0)
+
+    for socket in sockets:
+        assert await socket.next("analysis_ready") == {"type": "analysis_ready", "table": table.pk}
+
+
 async def no_headers() -> list:
     return []
 

@@ -343,6 +343,23 @@ def test_the_chat_answers_as_documented(answers, alice, bob, charlie):
     assert refused.status_code == 400 and answers.check(refused, "POST", "/api/tables/{table_id}/chat")["code"]
 
 
+def test_the_analysis_answers_as_documented(answers, alice, bob, settings, django_capture_on_commit_callbacks):
+    from games import tasks
+
+    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN = 4, 1000
+    table = seated_table(alice, [bob])
+    path = "/api/tables/{table_id}/analysis"
+    early = logged_in(alice).get(f"/api/tables/{table.pk}/analysis")
+    assert early.status_code == 409 and answers.check(early, "GET", path)["code"] == "match_not_over"
+    match = play_moves(table)
+    assert answers.check(Client().get(f"/api/tables/{table.pk}/analysis"), "GET", path)["status"] == "pending"
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.analyse_match(match.pk, 0)
+    ready = answers.check(Client().get(f"/api/tables/{table.pk}/analysis", headers={"Accept-Language": "ro"}),
+                          "GET", path)
+    assert ready["status"] == "ready" and ready["decisions"] and len(ready["totals"]) == 2
+
+
 def test_the_account_answers_as_documented(answers, alice):
     as_alice = logged_in(alice)
 
