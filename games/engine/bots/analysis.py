@@ -1,8 +1,10 @@
 """How much one decision gave away, judged from that seat's view alone.
 
-``judge(view, chosen, rng)`` plays every candidate move out in the same
-guessed deals (the bots' own guesses of the hidden cards, never the real ones)
-and compares their expected outcomes in the rule set's own points: the points
+``judge(view, chosen, rng)`` asks the Master: a two-player septica endgame
+(the stock empty, so the other hand is every card not yet seen) is solved
+exactly; anywhere else every candidate move is played out in the same guessed
+deals (the Master's guesses of the hidden cards, weighed by what the others
+did, never the real ones), and it compares their expected outcomes in the rule set's own points: the points
 the seat's side takes in the deal in septica and familie (more is better), the
 penalty charged to the seat when the americana round ends (less is better).
 The cost of the chosen move is how far its expected outcome falls short of
@@ -25,15 +27,17 @@ from .. import familie as familie_rules
 from .. import rules_for
 from .. import septica as septica_rules
 from ..base import Rules
-from . import familie, septica
+from . import exact, familie, septica
 from .americana import PENALTY
 from .americana_table import Table
+from .inference import master_guesses
 from .playout import GamePlayOut, table_outcomes
 from .registry import bots_for
 
 ANALYSIS_BUDGET_MS = 700.0  # per decision: a match of 60 decisions within a minute, with room for the replay
 MIN_ROUNDS = 24  # guessed deals worth waiting for past the budget on a loaded machine...
 HARD_CAP = 2.0  # ...but never past this many budgets
+POOL_SHARE = 0.4  # of the budget, at most, for weighing the Master's pool of guessed deals
 # A move is costly when it gave away at least this much, in each rule set's points: a point of
 # septica's eight, five of familie's card values, five penalty points of americana.
 COSTLY = {"septica": 0.5, "familie": 5.0, "americana": 5.0}
@@ -50,7 +54,7 @@ class Judgement:
     error: float  # the standard error of ``cost``: the guesses' own noise
     lower_is_better: bool  # americana: the outcome is a penalty
     reason: tuple[str, dict]  # why the best beats the chosen move: a code and its parameters ("", {} at no cost)
-    rounds: int  # guessed deals played out
+    rounds: int  # guessed deals played out (0: solved exactly)
 
 
 def septica_points(game, seat: int, deal: int) -> float:
@@ -94,17 +98,22 @@ def judge(
     lower = rules_for(view["rules"]) is americana_rules.RULES
     if len(moves) == 1:
         return Judgement(chosen, chosen, ((chosen, 0.0),), 0.0, 0.0, lower, ("", {}), 0)
+    if exact.solvable(view):
+        solved = exact.move_points(view)
+        if solved and any(move == chosen for move, _ in solved):
+            return exact_judgement(view, chosen, solved)
     bots = bots_for(view)
     candidates = bots.candidates(view, moves, chosen)
     if chosen not in candidates:
         candidates.append(chosen)
     anchor = candidates.index(chosen)
     outcomes = OUTCOMES[rules_for(view["rules"])]
-    guesses = bots.guesses(view, rng)
+    started = time.perf_counter()
+    deadline = None if budget_ms is None else started + POOL_SHARE * budget_ms / 1000
+    guesses = master_guesses(view, rng, deadline)
     seat, deal = view["seat"], view["deal"]
     count = len(candidates)
     totals, sums, squares = [0.0] * count, [0.0] * count, [0.0] * count
-    started = time.perf_counter()
     limit = rounds if rounds is not None else 100_000
     done = 0
     while done < limit:
@@ -128,6 +137,18 @@ def judge(
     judged = tuple((candidates[i], means[i]) for i in order)
     reason = why(view, chosen, candidates[best]) if best != anchor else ("", {})
     return Judgement(chosen, candidates[best], judged, cost, error, lower, reason, done)
+
+
+def exact_judgement(view: dict, chosen: dict, solved: list[tuple[dict, int]]) -> Judgement:
+    """The solver's points for every move: the cost is exact, with no noise."""
+    ranked = sorted(solved, key=lambda pair: -pair[1])
+    points = next(value for move, value in solved if move == chosen)
+    best, most = ranked[0]
+    if most <= points:
+        best = chosen
+    reason = why(view, chosen, best) if best != chosen else ("", {})
+    values = tuple((dict(move), float(value)) for move, value in ranked)
+    return Judgement(chosen, dict(best), values, float(most - points), 0.0, False, reason, 0)
 
 
 def why(view: dict, chosen: dict, best: dict) -> tuple[str, dict]:
