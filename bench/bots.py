@@ -26,6 +26,17 @@ expert's search unchanged, but its guesses are the true hidden cards) against
 the Master in two-player septica and americana. Prints win rates with 95%
 Wilson intervals and their lower bounds, and the Master's decision times.
 
+    .venv/bin/python bench/bots.py --master --ceiling --pairing hand-oracle-septica-2 --pairing full-oracle-septica-2
+
+`--ceiling` adds what any guessing of the hidden cards could gain: the
+"hand oracle" (the expert's search knowing the other hands as they are, but
+the stock only as a set, shuffled afresh in every sampled deal, since nothing
+a player does tells its order) against the Expert, in two-player septica and
+americana, beside the full oracle (which knows the stock's order too, which no
+inference can learn) against the Expert. The hand oracle's win rate is the most
+the Master's inference could reach with the same search; both oracles think
+for the Master's budget, in the Master's seat.
+
     .venv/bin/python bench/bots.py --ratings           # the published ratings, ~10 minutes
     .venv/bin/python bench/bots.py --ratings --quick   # a rough look, under 2 minutes
 
@@ -149,6 +160,8 @@ def main() -> None:
     parser.add_argument("--oracle-deals", type=int, default=200, help="--master: deals per oracle pairing")
     parser.add_argument("--master-budget-ms", type=float, default=MASTER_BUDGET_MS)
     parser.add_argument("--pairing", action="append", help="--master: only this pairing (repeatable)")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="--master: also the hand oracle against the Expert (see above)")
     args = parser.parse_args()
     if args.ratings:
         ratings_main(args)
@@ -217,20 +230,39 @@ MASTER_PAIRINGS = (  # (name, rules, players, the Master's opponent, target)
     ("oracle-septica-2", "septica", 2, "oracle", None),
     ("oracle-americana-2", "americana", 2, "oracle", None),
 )
+# --ceiling: an oracle takes the Master's seat against the Expert: the hand oracle, and the full one.
+CEILING_PAIRINGS = (
+    ("hand-oracle-septica-2", "septica", 2, "expert", None),
+    ("hand-oracle-americana-2", "americana", 2, "expert", None),
+    ("full-oracle-septica-2", "septica", 2, "expert", None),
+    ("full-oracle-americana-2", "americana", 2, "expert", None),
+)
 ORACLE_STYLE = STYLES_BY_NAME["expert"]
 
 
-def oracle_move(game, view: dict, rng: random.Random, budget_ms: float) -> dict:
-    """The expert's search, unchanged, but guessing the true hidden cards (the bench's game, not a view)."""
+def oracle_move(game, view: dict, rng: random.Random, budget_ms: float, stock_known: bool = True) -> dict:
+    """The expert's search, unchanged, but guessing the true hidden cards (the bench's game, not a view);
+    with `stock_known` false the stock's cards are known but not their order (the hand oracle)."""
     moves = view["legal_moves"]
     if len(moves) == 1:
         return dict(moves[0])
     if view["rules"] == "americana":
         def guesses(guess_rng):
-            return Table.from_game(game, random.Random(guess_rng.getrandbits(32)))
-    else:
+            table = Table.from_game(game, random.Random(guess_rng.getrandbits(32)))
+            if not stock_known:
+                guess_rng.shuffle(table.stock)
+            return table
+    elif stock_known:
         def guesses(guess_rng):
             return game
+    else:
+        state = game.to_state()
+        engine = rules_for(view["rules"])
+
+        def guesses(guess_rng):
+            stock = list(state["stock"])
+            guess_rng.shuffle(stock)
+            return engine.from_state({**state, "stock": stock})
     return search.search(view, moves, ORACLE_STYLE, rng, budget_ms, None, guesses=guesses)
 
 
@@ -244,7 +276,11 @@ def master_deal(job: tuple) -> tuple:
         seat = game.to_move
         view = game.view(seat)
         started, cpu = time.perf_counter(), time.process_time()
-        if seat == master_seat:
+        if seat == master_seat and name.startswith(("hand-oracle-", "full-oracle-")):
+            move = oracle_move(game, view, rng, master_budget_ms, stock_known=name.startswith("full-"))
+            if len(view["legal_moves"]) > 1:
+                times.append((time.perf_counter() - started, time.process_time() - cpu))
+        elif seat == master_seat:
             move = choose_move(view, "master", "expert", rng, budget_ms=master_budget_ms)
             if len(view["legal_moves"]) > 1:
                 times.append((time.perf_counter() - started, time.process_time() - cpu))
@@ -268,7 +304,7 @@ def master_deal(job: tuple) -> tuple:
 
 def master_jobs(args) -> list[tuple]:
     out = []
-    for name, rules, players, opponent, _ in MASTER_PAIRINGS:
+    for name, rules, players, opponent, _ in master_pairings(args):
         if args.pairing and name not in args.pairing:
             continue
         count = args.oracle_deals if opponent == "oracle" else args.master_deals
@@ -277,6 +313,10 @@ def master_jobs(args) -> list[tuple]:
             for seat in range(players):
                 out.append((name, rules, players, opponent, 20_000 + deck, seat, args.budget_ms, args.master_budget_ms))
     return out
+
+
+def master_pairings(args) -> tuple:
+    return MASTER_PAIRINGS + (CEILING_PAIRINGS if args.ceiling else ())
 
 
 def master_main(args) -> None:
@@ -289,8 +329,8 @@ def master_main(args) -> None:
             results[name].append(score)
             times.extend(deal_times)
     elapsed = time.perf_counter() - started
-    print(f"{'pairing (Master against)':<28} {'deals':>6} {'win rate':>9} {'95% interval':>17} {'lower':>6}  target")
-    for name, _, _, opponent, target in MASTER_PAIRINGS:
+    print(f"{'pairing (Master against)':<34} {'deals':>6} {'win rate':>9} {'95% interval':>17} {'lower':>6}  target")
+    for name, _, _, opponent, target in master_pairings(args):
         scores = results.get(name)
         if not scores:
             continue
@@ -299,7 +339,7 @@ def master_main(args) -> None:
         verdict = "" if target is None else (
             f">{target:.0%} " + ("met" if low >= target else "likely" if wins / n >= target else "MISSED"))
         label = f"{name} ({opponent})"
-        print(f"{label:<28} {n:>6} {wins / n:>8.1%} {low:>8.1%}-{high:>6.1%} {low:>6.1%}  {verdict}")
+        print(f"{label:<34} {n:>6} {wins / n:>8.1%} {low:>8.1%}-{high:>6.1%} {low:>6.1%}  {verdict}")
     wall = [w * 1000 for w, _ in times]
     cpu = [c * 1000 for _, c in times]
     print(f"\nmaster decisions {len(times)}: p50 {percentile(wall, 0.5):.0f} ms, p95 {percentile(wall, 0.95):.0f} ms"
