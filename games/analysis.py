@@ -90,6 +90,7 @@ class Chunk:
 
 def judge_chunk(match: Match, from_seq: int, most: int) -> Chunk:
     """Judge at most `most` decisions from `from_seq` on (the slow part: outside any transaction)."""
+    most = max(1, most)  # a chunk that judged nothing would be queued again for ever
     moves = logged_moves(match)
     judged: list[dict] = []
     for decision in decisions_from(match, moves, from_seq):

@@ -386,9 +386,11 @@ class MatchAnalysis(models.Model):
     # The first move not yet judged: each task run claims the decisions from here with a compare-and-set.
     next_seq = models.PositiveIntegerField(default=0)
     decisions = models.JSONField(default=list)
-    # Points given away, one number per seat (people only; bots' seats stay 0).
+    # Per seat once ready: points given away, decisions judged, costly ones (bots' seats judge none).
     totals = models.JSONField(default=list)
     created_at = models.DateTimeField(default=timezone.now)
+    # When it last moved on (begun, or a chunk stored): the sweeper queues again only those that stopped.
+    stored_at = models.DateTimeField(default=timezone.now)
     computed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

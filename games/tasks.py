@@ -276,7 +276,7 @@ def sweep_analyses() -> int:
     for a match that ended within the last day."""
     now = timezone.now()
     stale = now - timedelta(seconds=LOST_ANALYSIS_SECONDS)
-    rows = list(MatchAnalysis.objects.filter(status=AnalysisStatus.PENDING, created_at__lte=stale)
+    rows = list(MatchAnalysis.objects.filter(status=AnalysisStatus.PENDING, stored_at__lte=stale)
                 .values_list("pk", "next_seq")[:SWEEP_BATCH])
     never_begun = (Match.objects.filter(table__status=TableStatus.FINISHED, finished_at__gte=now - timedelta(days=1),
                                         finished_at__lte=stale)

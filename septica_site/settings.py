@@ -277,7 +277,7 @@ UNATTENDED_BOTS_PER_PERSON = env_int("UNATTENDED_BOTS_PER_PERSON", 1)
 # ANALYSIS_SLOTS analyses think at once across the workers, leaving the rest of them to bots.
 ANALYSIS_BUDGET_MS = _env_seconds("ANALYSIS_BUDGET_MS", 450.0)
 ANALYSIS_ROUNDS = env_int("ANALYSIS_ROUNDS", 0)  # tests: a fixed number of guessed deals, the same on every run
-ANALYSIS_DECISIONS_PER_RUN = env_int("ANALYSIS_DECISIONS_PER_RUN", 1)
+ANALYSIS_DECISIONS_PER_RUN = max(1, env_int("ANALYSIS_DECISIONS_PER_RUN", 1))
 ANALYSIS_SLOTS = env_int("ANALYSIS_SLOTS", 1)
 # A replay page waiting for its analysis hears "ready" on the table's socket; it also asks the API this
 # often, for a message it missed (a socket that reconnected, a server that could not reach Redis).

@@ -51,7 +51,7 @@ def ask_for_analysis(match_id: int) -> MatchAnalysis:
 def record_chunk(analysis: MatchAnalysis, players: int, chunk: Chunk) -> bool:
     """Store a chunk judged from `analysis.next_seq`; False when another run stored it first."""
     decisions = list(analysis.decisions) + chunk.judged
-    changes = {"next_seq": chunk.next_seq, "decisions": decisions}
+    changes = {"next_seq": chunk.next_seq, "decisions": decisions, "stored_at": timezone.now()}
     if chunk.done:
         changes.update(status=AnalysisStatus.READY, totals=totals_of(players, decisions), computed_at=timezone.now())
     with transaction.atomic():

@@ -9,7 +9,7 @@ import pytest
 from games import actions, tasks
 from games.after_commit.analysis import ANALYSE_TASK
 from games.engine import rules_for
-from games.models import Actor, AnalysisStatus, MatchAnalysis, Move
+from games.models import Actor, AnalysisStatus, Match, MatchAnalysis, Move
 from tests.bots.conftest import match_of, table_against_a_bot
 from tests.play import finished_match, pick_move, play_moves, seated_table
 
@@ -112,3 +112,33 @@ def test_bot_moves_are_not_judged(alice, analyse):
     analysis = analysed(match.pk)
     assert analysis.decisions and {entry["seat"] for entry in analysis.decisions} == {0}
     assert analysis.totals[1] == {"seat": 1, "given_away": 0.0, "decisions": 0, "costly": 0}
+
+
+def test_the_sweeper_queues_again_what_stopped_or_never_began_and_leaves_what_moves_on(alice, bob, sent_tasks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    long_ago = timezone.now() - timedelta(seconds=tasks.LOST_ANALYSIS_SECONDS + 60)
+    stopped, moving, never_begun, ready = (finished_match(alice, [bob], seed=seed) for seed in range(4))
+    Match.objects.filter(pk__in=[stopped.pk, moving.pk, never_begun.pk, ready.pk]).update(finished_at=long_ago)
+    for match, stored_at, status in ((stopped, long_ago, AnalysisStatus.PENDING),
+                                     (moving, timezone.now(), AnalysisStatus.PENDING),
+                                     (ready, long_ago, AnalysisStatus.READY)):
+        MatchAnalysis.objects.update_or_create(match=match, defaults={
+            "created_at": long_ago, "stored_at": stored_at, "next_seq": 5, "status": status})
+    MatchAnalysis.objects.filter(pk=never_begun.pk).delete()
+    sent_tasks.clear()
+
+    assert tasks.sweep_analyses() == 2
+
+    assert sorted(args for name, args, _ in sent_tasks if name == ANALYSE_TASK) == sorted(
+        [(stopped.pk, 5), (never_begun.pk, 0)])
+
+
+def test_a_run_told_to_judge_no_decision_still_judges_one(alice, bob, settings, analyse):
+    settings.ANALYSIS_DECISIONS_PER_RUN = 0
+    match = finished_match(alice, [bob])
+
+    assert tasks.analyse_match(match.pk, 0) is True
+    assert analysed(match.pk).next_seq > 0 and len(analysed(match.pk).decisions) == 1
