@@ -279,6 +279,9 @@ ANALYSIS_BUDGET_MS = _env_seconds("ANALYSIS_BUDGET_MS", 450.0)
 ANALYSIS_ROUNDS = env_int("ANALYSIS_ROUNDS", 0)  # tests: a fixed number of guessed deals, the same on every run
 ANALYSIS_DECISIONS_PER_RUN = max(1, env_int("ANALYSIS_DECISIONS_PER_RUN", 1))
 ANALYSIS_SLOTS = env_int("ANALYSIS_SLOTS", 1)
+# The Celery queue the analysis's runs go to: empty, the workers' default queue, behind the bots' turns;
+# a name (run `celery worker -Q <name>` for it) keeps the judging off the workers that answer for bots.
+ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "")
 # A replay page waiting for its analysis hears "ready" on the table's socket; it also asks the API this
 # often, for a message it missed (a socket that reconnected, a server that could not reach Redis).
 ANALYSIS_PAGE_CHECK_SECONDS = _env_seconds("ANALYSIS_PAGE_CHECK_SECONDS", 30.0)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+
 from septica_site.celery import app
 
 from . import publish
@@ -23,8 +25,10 @@ ANALYSE_TASK = "games.tasks.analyse_match"  # games/tasks.py
 
 def queue(match_id: int, from_seq: int = 0, countdown: float | None = None) -> None:
     """Queue the judging of the match's decisions from `from_seq`; never raises (the match is stored)."""
+    # A queue of their own (ANALYSIS_QUEUE) lets a deployment judge on workers the bots do not share.
+    routing = {"queue": settings.ANALYSIS_QUEUE} if settings.ANALYSIS_QUEUE else {}
     try:
-        app.send_task(ANALYSE_TASK, (match_id, from_seq), countdown=countdown, retry=False)
+        app.send_task(ANALYSE_TASK, (match_id, from_seq), countdown=countdown, retry=False, **routing)
     except Exception:
         logger.warning("could not queue the analysis of match %s from seq %s", match_id, from_seq, exc_info=True)
 

@@ -142,3 +142,15 @@ def test_a_run_told_to_judge_no_decision_still_judges_one(alice, bob, settings, 
 
     assert tasks.analyse_match(match.pk, 0) is True
     assert analysed(match.pk).next_seq > 0 and len(analysed(match.pk).decisions) == 1
+
+
+def test_a_queue_of_their_own_takes_every_run_when_one_is_named(alice, bob, settings, sent_tasks,
+                                                                  django_capture_on_commit_callbacks):
+    settings.ANALYSIS_QUEUE = "analysis"
+    with django_capture_on_commit_callbacks(execute=True):
+        match = finished_match(alice, [bob])
+        tasks.analyse_match(match.pk, 0)
+
+    runs = [options for name, _, options in sent_tasks if name == ANALYSE_TASK]
+    assert len(runs) == 2 and all(options["queue"] == "analysis" for options in runs)
+    assert all(options.get("queue") != "analysis" for name, _, options in sent_tasks if name != ANALYSE_TASK)
