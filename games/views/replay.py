@@ -111,6 +111,8 @@ def analysis_page(analysis: dict, names: list[str], said: dict) -> dict:
     return {
         **analysis,
         "check_every_ms": int(settings.ANALYSIS_PAGE_CHECK_SECONDS * 1000),
+        # A seat with no decision judged is a bot's (or a person's who never had a choice): no row.
+        "totals": [total for total in analysis["totals"] or [] if total["decisions"]],
         "threshold": analysis_words.threshold(rules, analysis["costly_from"]),
         "biggest": [
             {**entry, "number": entry["seq"] + 1, "name": names[entry["seat"]],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.test import Client
 
 from games import actions, tasks
 from games.after_commit.analysis import ANALYSE_TASK
@@ -112,6 +113,10 @@ def test_bot_moves_are_not_judged(alice, analyse):
     analysis = analysed(match.pk)
     assert analysis.decisions and {entry["seat"] for entry in analysis.decisions} == {0}
     assert analysis.totals[1] == {"seat": 1, "given_away": 0.0, "decisions": 0, "costly": 0}
+
+    page = Client().get(f"/tables/{match.pk}/replay/").content.decode()
+    totals = page[page.index('class="analysis-totals"'):page.index("</table>")]
+    assert totals.count('<th scope="row">') == 1 and "Alice" in totals  # the bot's seat has no row
 
 
 def test_the_sweeper_queues_again_what_stopped_or_never_began_and_leaves_what_moves_on(alice, bob, sent_tasks):
