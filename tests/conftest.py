@@ -19,6 +19,8 @@ from tests.browser.fixtures import (  # noqa: F401
     skip_without_chromium,
 )
 
+QUICK_ANALYSIS_MS = 20.0  # the judge's budget per decision in tests that do not ask for another
+
 
 def pytest_configure(config):
     from django.conf import settings
@@ -32,6 +34,9 @@ def pytest_configure(config):
     settings.STORAGES = {**settings.STORAGES, "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
     settings.BOT_MOVE_DELAY_SECONDS = 0  # bots answer at once; nobody waits for them to look human
+    # Every finished match queues its analysis: a quick judge keeps the workers of the whole session from
+    # spending the machine on them (the analysis's own tests set theirs).
+    settings.ANALYSIS_BUDGET_MS = QUICK_ANALYSIS_MS
     # Every test client comes from one address, and the cache (Redis) outlives a
     # test: allauth's per-address flood guards on log-in and sign-up would trip
     # across hundreds of tests in a minute. The other limits stay (tests of them set their own).
@@ -223,7 +228,7 @@ def worker_environment(**extra: str) -> dict:
 
     from django.db import connection
 
-    env = {**os.environ, "BOT_MOVE_DELAY_SECONDS": "0"}
+    env = {"ANALYSIS_BUDGET_MS": str(QUICK_ANALYSIS_MS), **os.environ, "BOT_MOVE_DELAY_SECONDS": "0"}
     name = str(connection.settings_dict["NAME"])
     if connection.vendor == "sqlite":
         env["SQLITE_PATH"] = name
