@@ -13,6 +13,7 @@ from games.models import MatchAnalysis
 def small_judge(settings):
     settings.ANALYSIS_ROUNDS = 6
     settings.ANALYSIS_DECISIONS_PER_RUN = 2
+    settings.ANALYSIS_SLOTS = 100  # on Redis the session's worker may hold a slot, judging other tests' matches
 
 
 @pytest.fixture

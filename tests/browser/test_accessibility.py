@@ -48,7 +48,7 @@ def playing_table(rules, alice, bob):
 
 def analysed_match(alice, bob):
     """A finished match with its analysis ready: the replay page's totals, costliest moves and marks."""
-    with override_settings(ANALYSIS_ROUNDS=6, ANALYSIS_DECISIONS_PER_RUN=1000):
+    with override_settings(ANALYSIS_ROUNDS=6, ANALYSIS_DECISIONS_PER_RUN=1000, ANALYSIS_SLOTS=100):
         match = finished_match(alice, [bob])
         tasks.analyse_match(match.pk, 0)
     return match

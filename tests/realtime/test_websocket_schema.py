@@ -446,7 +446,7 @@ async def test_the_analysis_ready_message_fits_the_schema_and_reaches_every_sock
         alice, bob, open_socket, headers_for, settings, sent_tasks):
     from games import tasks
 
-    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN = 4, 1000
+    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN, settings.ANALYSIS_SLOTS = 4, 1000, 100
     table = await database_sync_to_async(start_table)(alice, [bob])
     await database_sync_to_async(deal_again_from)(table, 3)
     await database_sync_to_async(play_moves)(table, seed=3)

@@ -346,7 +346,7 @@ def test_the_chat_answers_as_documented(answers, alice, bob, charlie):
 def test_the_analysis_answers_as_documented(answers, alice, bob, settings, django_capture_on_commit_callbacks):
     from games import tasks
 
-    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN = 4, 1000
+    settings.ANALYSIS_ROUNDS, settings.ANALYSIS_DECISIONS_PER_RUN, settings.ANALYSIS_SLOTS = 4, 1000, 100
     table = seated_table(alice, [bob])
     path = "/api/tables/{table_id}/analysis"
     early = logged_in(alice).get(f"/api/tables/{table.pk}/analysis")
