@@ -114,9 +114,9 @@ def totals_of(players: int, decisions: list[dict]) -> list[dict]:
     return totals
 
 
-def biggest(decisions: list[dict], seat: int | None = None) -> list[dict]:
-    """The costliest costly moves (of one seat, or of all), costliest first."""
-    costly = [entry for entry in decisions if entry["costly"] and seat in (None, entry["seat"])]
+def biggest(decisions: list[dict]) -> list[dict]:
+    """The costliest costly moves, costliest first."""
+    costly = [entry for entry in decisions if entry["costly"]]
     return sorted(costly, key=lambda entry: (-entry["cost"], entry["seq"]))[:BIGGEST]
 
 

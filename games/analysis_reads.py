@@ -34,7 +34,7 @@ def analysis_json(table: Table, names: list[str]) -> dict:
         "costly_from": COSTLY[rules],
         "judged": len(decisions),
         "decisions": decisions,
-        "biggest": [decision_json(entry, rules) for entry in biggest(analysis.decisions)] if ready else [],
+        "biggest": biggest(decisions) if ready else [],
         "totals": totals_json(analysis, names, rules) if ready else None,
         "computed_at": analysis.computed_at.isoformat() if analysis.computed_at else None,
     }
