@@ -195,24 +195,32 @@ def running_worker(django_db_setup):
         yield embedded_worker.start()
         embedded_worker.stop()  # before the test database goes
         return
-    yield from _worker_process()
+    yield from worker_process(worker_name("tests"))
 
 
-def _worker_process():
+def worker_name(prefix: str) -> str:
+    """A worker's node name of this test process, as `celery control` calls it."""
     import os
+    import socket
+
+    return f"{prefix}-{os.getpid()}@{socket.gethostname()}"
+
+
+def worker_process(name: str):
+    """A `celery worker` process of four threads called `name`, on this process's broker, until closed."""
     import subprocess
     import sys
     import time
 
     command = [sys.executable, "-m", "celery", "-A", "septica_site", "worker", "--pool", "threads",
                "--concurrency", "4", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
-               "--hostname", f"tests-{os.getpid()}@%h"]
+               "--hostname", name]
     process = subprocess.Popen(command, env=worker_environment(), start_new_session=True)
     try:
         from septica_site.celery import app
 
         deadline = time.monotonic() + 30
-        while not app.control.ping(timeout=0.5):
+        while not app.control.ping(destination=[name], timeout=0.5):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the Celery worker process did not start")
         yield process

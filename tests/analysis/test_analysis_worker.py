@@ -20,7 +20,7 @@ from games.after_commit import analysis as after_analysis
 from games.models import AnalysisStatus, MatchAnalysis, Move
 from septica_site.celery import app
 from tests.bots.conftest import match_of, table_against_a_bot, wait_for
-from tests.conftest import _worker_process
+from tests.conftest import worker_name, worker_process
 from tests.play import finished_match, pick_move
 
 from .test_analysis_task import person_decisions
@@ -35,17 +35,25 @@ RULES = "familie"  # one deal: the shortest match there is
 @pytest.fixture(scope="module")
 def judging_worker(django_db_setup, request):
     """A real worker that judges with JUDGE (a settings override reaches the embedded thread,
-    not a separate process: that one is started with JUDGE in its environment)."""
+    not a separate process: that one is started with JUDGE in its environment). On Redis it is the
+    only worker taking tasks meanwhile: the session's, if running, would judge with its own judge
+    and answer the bots itself."""
     from django.conf import settings
 
     if settings.CELERY_EMBEDDED_WORKER:
         yield request.getfixturevalue("running_worker")
         return
-    with mock.patch.dict(os.environ, {name: str(value) for name, value in JUDGE.items()}):
-        worker = _worker_process()
-        next(worker)
-    yield worker
-    worker.close()  # terminates it
+    queue, session_worker = app.conf.task_default_queue, worker_name("tests")
+    paused = app.control.cancel_consumer(queue, destination=[session_worker], reply=True, timeout=2)
+    try:
+        with mock.patch.dict(os.environ, {name: str(value) for name, value in JUDGE.items()}):
+            worker = worker_process(worker_name("judging"))
+            next(worker)
+        yield worker
+        worker.close()  # terminates it
+    finally:
+        if paused:
+            app.control.add_consumer(queue, destination=[session_worker], reply=True, timeout=2)
 
 
 @pytest.fixture
