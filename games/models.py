@@ -29,6 +29,7 @@ class BotLevel(models.TextChoices):
     BEGINNER = "beginner", _("Beginner")
     MEDIUM = "medium", _("Medium")
     EXPERT = "expert", _("Expert")
+    MASTER = "master", _("Master")
 
 
 class BotStyle(models.TextChoices):

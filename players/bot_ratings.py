@@ -33,6 +33,11 @@ BOT_RATINGS: dict[tuple[str, str], int] = {
 }  # fmt: skip
 
 
+# Seated at tables but not yet in the round robin: the Master thinks 600 ms a move, so its matches
+# take the rating run from ten minutes to hours; it stays unrated until that run is taken.
+UNRATED_LEVELS = ("master",)
+
+
 def published_rating(rules: str, level: str) -> int | None:
     """The level's published rating for the rule set (a slug such as "septica"), or None when there is none."""
     return BOT_RATINGS.get((rules, level))

@@ -39,7 +39,9 @@ YOU = 0  # the person's seat: the page shows this seat's view and nobody else's
 # times slower than the server's CPython, so twice the server's 400 ms thinks
 # about as deep there, and still answers within the second a player should wait
 # (the figures are in the README's "Figures behind the code"). A budget is time,
-# not rounds: a slower phone thinks as long, a little less deeply.
+# not rounds: a slower phone thinks as long, a little less deeply. The Master
+# gets the same: its server's 600 ms, doubled, would keep a phone's player
+# waiting past that second.
 EXPERT_BUDGET_MS = 800.0
 MAX_NAME = 40  # characters of a seat's name
 

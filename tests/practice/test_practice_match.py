@@ -107,16 +107,17 @@ def test_bots_choose_from_their_own_view_only(monkeypatch):
     assert len(seen) == 40
 
 
-def test_the_expert_thinks_within_the_devices_budget(monkeypatch):
+@pytest.mark.parametrize("level", ["expert", "master"])
+def test_the_expert_and_the_master_think_within_the_devices_budget(monkeypatch, level):
     budgets = []
     real = practice_match.choose_move
     monkeypatch.setattr(practice_match, "choose_move",
                         lambda view, level, style, rng, **kw: budgets.append((level, kw)) or real(view, level, style, rng, **kw))
     device = Device(VERSION)
-    device.start(settings(seed=9, level="expert"))
+    device.start(settings(seed=9, level=level))
     device.play(device.match.game.legal_moves()[0])
     device.bot_move()
-    assert budgets == [("expert", {"budget_ms": EXPERT_BUDGET_MS})]
+    assert budgets == [(level, {"budget_ms": EXPERT_BUDGET_MS})]
     assert EXPERT_BUDGET_MS < 1000
 
 

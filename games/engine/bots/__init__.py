@@ -29,10 +29,7 @@ from . import master, search
 from .registry import bots_for
 from .style import STYLES_BY_NAME, Style
 
-LEVELS = ("beginner", "medium", "expert")  # the levels a table seats, each with a published rating
-# Playable through choose_move but not yet seated at tables: the bench has not shown the Master
-# stronger than the Expert, and it has no published rating.
-TRIAL_LEVELS = ("master",)
+LEVELS = ("beginner", "medium", "expert", "master")  # weakest first
 STYLES = tuple(STYLES_BY_NAME)
 DEFAULT_BUDGET_MS = 400.0  # p95 401 ms on the bench's two cores, under the 500 ms the issue allows
 MASTER_BUDGET_MS = 600.0  # the search stops past 1.5 budgets at most: under the 1 s p95 the issue allows
@@ -62,8 +59,8 @@ def choose_move(
     choice depends only on the view and ``rng``); ``rounds`` caps the number of
     sampled deals.
     """
-    if level not in LEVELS + TRIAL_LEVELS:
-        raise ValueError(f"Unknown bot level {level!r}; choose one of: {', '.join(LEVELS + TRIAL_LEVELS)}.")
+    if level not in LEVELS:
+        raise ValueError(f"Unknown bot level {level!r}; choose one of: {', '.join(LEVELS)}.")
     if style not in STYLES_BY_NAME:
         raise ValueError(f"Unknown bot style {style!r}; choose one of: {', '.join(STYLES)}.")
     moves = view.get("legal_moves") or []
@@ -88,4 +85,4 @@ def _choose(view, moves, level, style: Style, rng, budget_ms, rounds) -> dict:
     return bots_for(view).heuristic(view, moves, style, rng, counting=level != "beginner")
 
 
-__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "MASTER_BUDGET_MS", "STYLES", "TRIAL_LEVELS", "choose_move"]
+__all__ = ["DEFAULT_BUDGET_MS", "LEVELS", "MASTER_BUDGET_MS", "STYLES", "choose_move"]
