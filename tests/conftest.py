@@ -165,6 +165,20 @@ def charlie(make_user):
     return make_user("charlie", display_name="Charlie")
 
 
+@pytest.fixture(autouse=True)
+def quiet_before_the_flush(request):
+    """A transactional test's flush waits until the workers and the servers write no more."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or bool(marker and marker.kwargs.get("transaction"))
+    if "transactional_db" in request.fixturenames:
+        request.getfixturevalue("transactional_db")  # set up first, so torn down (flushed) after this
+    yield
+    if transactional:
+        from tests.quiet import database_quiet
+
+        database_quiet()
+
+
 @pytest.fixture(scope="session")
 def database_threads_let_go(django_db_setup, django_db_blocker):
     """At the end of the run, the sockets' database threads and the event
@@ -195,7 +209,10 @@ def running_worker(django_db_setup):
         yield embedded_worker.start()
         embedded_worker.stop()  # before the test database goes
         return
-    yield from worker_process(worker_name("tests"))
+    from tests.quiet import SESSION_WORKERS
+
+    SESSION_WORKERS.append(worker_name("tests"))
+    yield from worker_process(SESSION_WORKERS[-1])
 
 
 def worker_name(prefix: str) -> str:
