@@ -1,7 +1,8 @@
 """The analysis's judge: what a decision gave away, from the seat's view alone.
 
 It plays every candidate out in the Master's guessed deals (an endgame of
-two-player septica, where the other hand is known, is solved exactly) and says
+two-player septica, where the other hand is known, is solved exactly, and so
+is every deal of the unseen cards with two cards left in the stock) and says
 how far the move made falls short of the best one, in the rule set's own points.
 """
 
@@ -74,6 +75,28 @@ def test_a_septica_endgame_is_judged_exactly_by_the_solver():
         assert points[str(found.best)] == max(points.values())
         costly += found.cost > 0
     assert costly, "random moves in thirty endgames give something away"
+
+
+def test_with_two_cards_in_the_stock_every_deal_is_solved_and_the_cost_is_in_expected_points():
+    from games.engine.bots import master
+
+    positions = decisions("septica", 2, 12, seed=40, where=lambda game: len(game.stock) == 2)
+    costly = 0
+    for game, rng in positions:
+        view = game.view(game.to_move)
+        made = rng.choice(view["legal_moves"])
+
+        found = judge(view, made, random.Random(1), budget_ms=None, rounds=8)
+
+        # (expected_scores itself is checked against the engine in tests/engine/test_master.py)
+        expected = {str(move): value for move, value in
+                    master.exact_scores(view, random.Random(1), None, score=lambda _, points: float(points))}
+        assert found.rounds == 0 and found.error == 0
+        assert found.cost == pytest.approx(max(expected.values()) - expected[str(made)])
+        assert expected[str(found.best)] == max(expected.values())
+        assert 0 <= min(expected.values()) and max(expected.values()) <= 8
+        costly += found.cost > 0
+    assert costly, "random moves in twelve positions give something away"
 
 
 def test_a_single_legal_move_costs_nothing_and_a_move_not_legal_is_refused():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -147,3 +148,70 @@ def test_the_master_takes_the_last_points_in_a_solved_endgame():
         best = max(points for _, points in solved)
         chosen = choose_move(view, "master", "expert", random.Random(0), budget_ms=None, rounds=8)
         assert next(points for move, points in solved if move == chosen) == best
+
+
+def small_stock_positions(count: int, level: str = "medium"):
+    """Two-player septica games with two cards in the stock and a choice for the seat to move."""
+    found, seed = 0, 100
+    while found < count:
+        game = rules_for("septica").new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        seed += 1
+        while not game.finished and game.deal == 0 and found < count:
+            view = game.view(game.to_move)
+            if len(game.stock) == 2 and exact.small(view) and len(view["legal_moves"]) > 1:
+                found += 1
+                yield game, view
+            game = game.play(choose_move(view, level, "balanced", rng))
+
+
+def test_the_exact_solver_agrees_with_a_plain_minimax_with_two_cards_left_in_the_stock():
+    checked = 0
+    for game, view in small_stock_positions(25):
+        me = game.to_move
+        solved = exact.move_points(view, game.hands[1 - me], tuple(game.stock))
+        assert solved is not None
+        assert sorted(str(move) for move, _ in solved) == sorted(str(dict(move)) for move in view["legal_moves"])
+        for move, points in solved:
+            assert points == minimax_points(game.play(move), me, 0), (view, move)
+        checked += 1
+    assert checked == 25
+
+
+def test_a_small_stock_is_scored_over_every_order_of_every_deal_given():
+    """expected_scores against the engine itself: each deal built as a game, in both orders of its stock."""
+    rules = rules_for("septica")
+    for number, (game, view) in enumerate(small_stock_positions(6)):
+        me = game.to_move
+        pool = WeightedDeals(view, random.Random(number))
+        other_size = view["hand_counts"][1 - me]
+        assert pool.complete and len(pool.deals) == math.comb(other_size + 2, other_size)  # the rest in the stock
+        truth = sorted(game.hands[1 - me])
+        assert truth in [sorted(hands[0]) for hands, _ in pool.deals]
+        chosen = [(hands[0], stock, weight) for (hands, stock), weight in list(zip(pool.deals, pool.weights))[:3]]
+        expected: dict[str, float] = {}
+        for other, stock, weight in chosen:
+            for order in (list(stock), list(reversed(stock))):
+                full = [list(view["hand"]), list(other)] if me == 0 else [list(other), list(view["hand"])]
+                deal = rules.from_view(view, full, order, 0)
+                for move in deal.legal_moves():
+                    points = minimax_points(deal.play(move), me, 0)
+                    key = str(dict(move))
+                    expected[key] = expected.get(key, 0.0) + weight / 2 * exact.margin_score(view, points)
+        total = sum(weight for _, _, weight in chosen)
+        scored = exact.expected_scores(view, chosen)
+        assert scored is not None
+        assert {str(move): value for move, value in scored} == pytest.approx(
+            {key: value / total for key, value in expected.items()}
+        )
+
+
+def test_the_master_plays_the_best_expected_move_with_two_cards_in_the_stock():
+    from games.engine.bots import master
+
+    for number, (_, view) in enumerate(small_stock_positions(20)):
+        scored = master.exact_scores(view, random.Random(number), None)
+        assert scored is not None
+        best = max(value for _, value in scored)
+        chosen = choose_move(view, "master", "expert", random.Random(number), budget_ms=None, rounds=8)
+        assert next(value for move, value in scored if move == chosen) >= best - 0.02  # the style's leaning

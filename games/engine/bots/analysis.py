@@ -2,7 +2,9 @@
 
 ``judge(view, chosen, rng)`` asks the Master: a two-player septica endgame
 (the stock empty, so the other hand is every card not yet seen) is solved
-exactly; anywhere else every candidate move is played out in the same guessed
+exactly, and so is every deal of the unseen cards when the stock holds a card
+a seat (``master.exact_scores``, the deals weighed by what the other did);
+anywhere else every candidate move is played out in the same guessed
 deals (the Master's guesses of the hidden cards, weighed by what the others
 did, never the real ones), and it compares their expected outcomes in the rule set's own points: the points
 the seat's side takes in the deal in septica and familie (more is better), the
@@ -27,7 +29,7 @@ from .. import familie as familie_rules
 from .. import rules_for
 from .. import septica as septica_rules
 from ..base import Rules
-from . import exact, familie, septica
+from . import exact, familie, master, septica
 from .americana import PENALTY
 from .americana_table import Table
 from .inference import master_guesses
@@ -98,8 +100,9 @@ def judge(
     lower = rules_for(view["rules"]) is americana_rules.RULES
     if len(moves) == 1:
         return Judgement(chosen, chosen, ((chosen, 0.0),), 0.0, 0.0, lower, ("", {}), 0)
-    if exact.solvable(view):
-        solved = exact.move_points(view)
+    if exact.small(view):
+        exact_deadline = None if budget_ms is None else time.perf_counter() + budget_ms / 1000
+        solved = master.exact_scores(view, rng, exact_deadline, score=points_taken)
         if solved and any(move == chosen for move, _ in solved):
             return exact_judgement(view, chosen, solved)
     bots = bots_for(view)
@@ -139,8 +142,13 @@ def judge(
     return Judgement(chosen, candidates[best], judged, cost, error, lower, reason, done)
 
 
-def exact_judgement(view: dict, chosen: dict, solved: list[tuple[dict, int]]) -> Judgement:
-    """The solver's points for every move: the cost is exact, with no noise."""
+def points_taken(view: dict, points: int) -> float:
+    """A deal's outcome in the analysis's units: the seat's own points (two players: no partner)."""
+    return float(points)
+
+
+def exact_judgement(view: dict, chosen: dict, solved: list[tuple[dict, float]]) -> Judgement:
+    """The solver's (expected) points for every move: the cost is exact, with no guesses' noise."""
     ranked = sorted(solved, key=lambda pair: -pair[1])
     points = next(value for move, value in solved if move == chosen)
     best, most = ranked[0]

@@ -1,9 +1,13 @@
-"""Two-player septica with the stock empty, solved exactly.
+"""Two-player septica near the end of a deal, solved exactly.
 
 Once the stock is empty both hands are known to the seat to move: the cards it
 has not seen are the other hand. What is left of the deal is then a game of
 perfect information, small enough (four cards a hand at most) to search to
-the end with alpha-beta over a transposition table. The value of a position
+the end with alpha-beta over a transposition table. With a card or two a seat
+still in the stock, the unseen cards are few enough to list every way they
+may lie (the other hand, and the stock in every order); each of those deals
+is solved the same way, and a move's worth is its mean over them, weighed by
+how likely each makes what the other seat did (``expected_scores``). The value of a position
 is the points the seat still takes in this deal; since the two seats share
 every point, the move that takes the most points is also the one that wins the
 deal by the widest margin, so any score that grows with the margin (the
@@ -15,13 +19,17 @@ the log shows played, and the two eights taken out, if any.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterable
+from itertools import permutations
 from typing import NamedTuple
 
-from ..septica import DECK
+from ..septica import DECK, HAND_SIZE
 
 POINT_RANKS = "TA"
 EXACT, LOWER, UPPER = "exact", "lower", "upper"  # what a stored value is: the value, or a bound on it
 NODE_LIMIT = 200_000  # positions searched before giving up: far above any real endgame's few thousand
+SMALL_STOCK = 2  # a stock of this many cards at most: every deal of the unseen cards is solved (see the module)
 
 
 class TooBig(Exception):
@@ -39,27 +47,38 @@ class Position(NamedTuple):
     holder: int
     to_move: int
     deciding: bool  # the leader is asked to continue or end
+    stock: tuple[str, ...] = ()  # in the order it is drawn
 
 
 def solvable(view: dict) -> bool:
     """Is this a two-player septica view with the stock empty, where the other hand is known?"""
+    return small(view) and view["stock"] == 0
+
+
+def small(view: dict) -> bool:
+    """Is this a two-player septica view with at most ``SMALL_STOCK`` cards in the stock, for its seat to move?"""
     return (
         view.get("rules") == "septica"
         and view["players"] == 2
-        and view["stock"] == 0
+        and view["stock"] <= SMALL_STOCK
         and view.get("seat") is not None
         and view["to_move"] == view["seat"]
         and view.get("phase") in ("play", "decide")
     )
 
 
-def position(view: dict) -> Position:
-    """The position the view shows, the other hand being every card this seat has not seen."""
-    me = view["seat"]
+def unseen(view: dict) -> frozenset[str]:
+    """The cards this seat has not seen: the other hand and the stock."""
     seen = set(view["hand"]) | set(view.get("removed") or ())
     seen.update(entry["card"] for entry in view["log"] if entry["type"] == "play")
     seen.update(entry["card"] for entry in view["table"])
-    other = frozenset(card for card in DECK if card not in seen)
+    return frozenset(card for card in DECK if card not in seen)
+
+
+def position(view: dict, other: Iterable[str] | None = None, stock: tuple[str, ...] = ()) -> Position:
+    """The position the view shows with the other hand ``other`` (every unseen card if not given) and this stock."""
+    me = view["seat"]
+    other = unseen(view) if other is None else frozenset(other)
     hands = (frozenset(view["hand"]), other) if me == 0 else (other, frozenset(view["hand"]))
     table = [entry["card"] for entry in view["table"]]
     leader = view["leader"] if view.get("leader") is not None else me
@@ -73,6 +92,7 @@ def position(view: dict) -> Position:
         holder=holder,
         to_move=view["to_move"],
         deciding=view.get("phase") == "decide",
+        stock=stock,
     )
 
 
@@ -135,42 +155,93 @@ def after(pos: Position, move: dict) -> Position:
     if move["type"] == "end":
         return pos._replace(to_move=-1, deciding=False)
     card = move["card"]
-    hands = list(pos.hands)
-    hands[seat] = hands[seat] - {card}
+    hands = (pos.hands[0] - {card}, pos.hands[1]) if seat == 0 else (pos.hands[0], pos.hands[1] - {card})
     led = pos.led or card[0]
     holder = seat if not pos.led or card[0] == led or card[0] == "7" else pos.holder
+    leader = pos.leader if pos.led else seat
     trick_cards = pos.trick_cards + 1
-    pos = pos._replace(
-        hands=(hands[0], hands[1]),
-        led=led,
-        trick_points=pos.trick_points + (card[0] in POINT_RANKS),
-        trick_cards=trick_cards,
-        leader=pos.leader if pos.led else seat,
-        holder=holder,
-        deciding=False,
-    )
     if trick_cards % 2:
-        return pos._replace(to_move=other)
-    if pos.holder == pos.leader or not pos.hands[pos.leader]:
-        return pos._replace(to_move=-1)
-    return pos._replace(to_move=pos.leader, deciding=True)
+        to_move, deciding = other, False
+    elif holder == leader or not hands[leader]:
+        to_move, deciding = -1, False
+    else:
+        to_move, deciding = leader, True
+    points = pos.trick_points + (card[0] in POINT_RANKS)
+    return Position(hands, led, points, trick_cards, leader, holder, to_move, deciding, pos.stock)
 
 
 def taken(pos: Position) -> Position:
-    return Position(pos.hands, "", 0, 0, pos.holder, pos.holder, pos.holder, False)
+    """The next trick's start: the holder takes the trick, both hands are topped up as the engine does, and it leads."""
+    winner, hands, stock = pos.holder, pos.hands, pos.stock
+    drawn = min(HAND_SIZE - len(hands[winner]), len(stock) // 2)
+    if drawn:
+        # One card at a time from the winner: the winner draws the first, third, ... card of the stock.
+        top = stock[: 2 * drawn]
+        refilled = [hands[0], hands[1]]
+        refilled[winner] = refilled[winner] | frozenset(top[0::2])
+        refilled[1 - winner] = refilled[1 - winner] | frozenset(top[1::2])
+        hands, stock = (refilled[0], refilled[1]), stock[2 * drawn :]
+    return Position(hands, "", 0, 0, winner, winner, winner, False, stock)
 
 
-def move_points(view: dict) -> list[tuple[dict, int]] | None:
-    """Each legal move of the view with the points its seat ends the deal with under best play; ``None`` if too big."""
+def move_points(
+    view: dict, other: Iterable[str] | None = None, stock: tuple[str, ...] = ()
+) -> list[tuple[dict, int]] | None:
+    """Each legal move of the view with the points its seat ends the deal with under best play; ``None`` if too big.
+
+    The other hand and the stock are ``other`` and ``stock`` when given, else the stock is empty and the
+    other hand is every unseen card.
+    """
+    return solved_points(Solver(view["seat"]), view, other, stock)
+
+
+def solved_points(
+    solver: Solver, view: dict, other: Iterable[str] | None, stock: tuple[str, ...]
+) -> list[tuple[dict, int]] | None:
     me = view["seat"]
-    pos = position(view)
+    solver.nodes = 0
     try:
-        future = Solver(me).values(pos)
+        future = solver.values(position(view, other, stock))
     except TooBig:
         return None
     already = view["points"][me]
     legal = [dict(move) for move in view["legal_moves"]]
     return [(move, already + value) for move, value in future if move in legal]
+
+
+def expected_scores(
+    view: dict,
+    deals: Iterable[tuple[Iterable[str], Iterable[str], float]],
+    deadline: float | None = None,
+    score: Callable[[dict, int], float] | None = None,
+) -> list[tuple[dict, float]] | None:
+    """Each legal move with its mean ``score`` (``margin_score`` unless given) over ``deals`` under best play in each.
+
+    A deal is (the other hand, the stock's cards, its weight); every order of its stock is solved, each
+    with an equal share of the weight. ``None`` when a deal is too big to solve or ``deadline`` passes.
+    """
+    score = score or margin_score
+    totals: dict[str, float] = {}
+    moves: dict[str, dict] = {}
+    weight_sum = 0.0
+    # Deals that come to the same hands once the stock is drawn share their positions' values.
+    solver = Solver(view["seat"])
+    for other, stock_cards, weight in deals:
+        orders = list(permutations(sorted(stock_cards)))
+        for stock in orders:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            solved = solved_points(solver, view, other, stock)
+            if solved is None:
+                return None
+            for move, points in solved:
+                key = repr(sorted(move.items()))
+                moves[key] = move
+                totals[key] = totals.get(key, 0.0) + weight / len(orders) * score(view, points)
+        weight_sum += weight
+    if not weight_sum:
+        return None
+    return [(moves[key], total / weight_sum) for key, total in totals.items()]
 
 
 def margin_score(view: dict, points: int) -> float:

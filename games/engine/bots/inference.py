@@ -322,6 +322,8 @@ class WeightedDeals:
                 break
             logs.append(log_likelihood(self.model, self.full_hands(hands), random.Random(len(logs))))
             self.deals.append((hands, stock))
+        # Every deal there is, none left out for the clock.
+        self.complete = self.enumerated and len(self.deals) == deal_count(self.hidden)
         top = max(logs)
         self.weights = [math.exp(value - top) for value in logs]
         self.cumulative = list(itertools.accumulate(self.weights))
