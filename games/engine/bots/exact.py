@@ -3,15 +3,16 @@
 Once the stock is empty both hands are known to the seat to move: the cards it
 has not seen are the other hand. What is left of the deal is then a game of
 perfect information, small enough (four cards a hand at most) to search to
-the end with alpha-beta over a transposition table. With a card or two a seat
-still in the stock, the unseen cards are few enough to list every way they
-may lie (the other hand, and the stock in every order); each of those deals
-is solved the same way, and a move's worth is its mean over them, weighed by
-how likely each makes what the other seat did (``expected_scores``). The value of a position
-is the points the seat still takes in this deal; since the two seats share
-every point, the move that takes the most points is also the one that wins the
-deal by the widest margin, so any score that grows with the margin (the
-search's ``septica.score``) ranks the moves the same way.
+the end with alpha-beta over a transposition table. With a card a seat still
+in the stock, the unseen cards are few enough to list every way they may lie
+(the other hand, and the stock in either order); each of those deals is
+solved the same way, and a move's worth is its mean over them, weighed by how
+likely each makes what the other seat did (``expected_scores``).
+
+The value of a position is the points the seat still takes in this deal;
+since the two seats share every point, the move that takes the most points is
+also the one that wins the deal by the widest margin, so any score that grows
+with the margin (the search's ``septica.score``) ranks the moves the same way.
 
 The solver reads only the view: its hand, the trick on the table, the cards
 the log shows played, and the two eights taken out, if any.

@@ -4,11 +4,11 @@ Two-player septica with the stock empty is solved outright (``exact``), and
 with a card a seat left in the stock every deal of the unseen cards is solved
 and weighed by the Master's inference: the style's heuristic move stands
 unless another scores better by more than the style's leaning allows it to
-give up. Everywhere else the expert's search
-(``search``) plays the candidates out in deals drawn by weight from the
-Master's inference (``inference``): every deal when they are few enough to
-list, a weighed sample otherwise. Building the pool counts against the time
-budget; whatever the budget, a move comes back (the heuristic's at worst).
+give up. Everywhere else the expert's search (``search``) plays the
+candidates out in deals drawn by weight from the Master's inference
+(``inference``): every deal when they are few enough to list, a weighed
+sample otherwise. Building the pool counts against the time budget; whatever
+the budget, a move comes back (the heuristic's at worst).
 """
 
 from __future__ import annotations
@@ -56,7 +56,11 @@ def exact_scores(
     pool = WeightedDeals(view, rng, deadline)
     if not pool.complete:
         return None
-    deals = [(hands[0], stock, weight) for (hands, stock), weight in zip(pool.deals, pool.weights, strict=True)]
+    other = 1 - view["seat"]
+    deals = [
+        (pool.full_hands(hands)[other], stock, weight)
+        for (hands, stock), weight in zip(pool.deals, pool.weights, strict=True)
+    ]
     return exact.expected_scores(view, deals, deadline, score)
 
 
