@@ -53,7 +53,9 @@ one in a fixed order with players.skill.rate, the function the site rates
 people with, so the figure is what a person who did as well against that field
 would be shown after as many rated matches. Prints, per rule set and
 participant, the matches, mu, sigma and the shown number; players/bot_ratings.py
-keeps the published ones.
+keeps the published ones. `--with-master` seats the Master in the round robin
+too, thinking for `--master-budget-ms` (its site budget) while the Expert
+thinks for `--budget-ms`.
 """
 
 from __future__ import annotations
@@ -153,6 +155,8 @@ def main() -> None:
     parser.add_argument("--ratings", action="store_true", help="rate whole matches instead (see above)")
     parser.add_argument("--decks", type=int, default=3, help="--ratings: decks per pairing, each played twice")
     parser.add_argument("--rounds", type=int, help="--ratings: the expert samples this many deals, not a time budget")
+    parser.add_argument("--with-master", action="store_true",
+                        help="--ratings: the Master joins the round robin (at --master-budget-ms)")
     parser.add_argument("--master", action="store_true", help="Master against Expert instead (see above)")
     parser.add_argument("--master-deals", type=int, default=400, help="--master: deals per two-player pairing")
     parser.add_argument("--master-tables", type=int, default=100,
@@ -381,9 +385,11 @@ def places_of(rules: str, result: dict, players: int) -> list[int]:
     return [1 + sum(other < keys[seat] for other in keys) for seat in range(players)]
 
 
-def rating_jobs(rules_sets, participants, decks: int, budget_ms, rounds, players: int = 2) -> list[tuple]:
+def rating_jobs(
+    rules_sets, participants, decks: int, budget_ms, rounds, players: int = 2, master_budget_ms=None
+) -> list[tuple]:
     """Every match of the round robin, in the order they are rated: deck by deck, pairing by pairing,
-    both seatings of one deck together."""
+    both seatings of one deck together. The Master thinks for ``master_budget_ms`` (else ``budget_ms``)."""
     out = []
     pairings = [(a, b) for i, a in enumerate(participants) for b in participants[i + 1:]]
     for rules in rules_sets:
@@ -391,13 +397,14 @@ def rating_jobs(rules_sets, participants, decks: int, budget_ms, rounds, players
             for first, second in pairings:
                 seed = 50_000 + deck
                 for seating in ((first, second), (second, first)):
-                    out.append((len(out), rules, seating, seed, budget_ms, rounds))
+                    out.append((len(out), rules, seating, seed, budget_ms, rounds, master_budget_ms or budget_ms))
     return out
 
 
 def play_match(job: tuple) -> tuple:
-    """One whole match: (index, rules, who sits in each seat, seed, budget, rounds) -> (index, places, moves)."""
-    index, rules, seating, seed, budget_ms, rounds = job
+    """One whole match: (index, rules, who sits in each seat, seed, budget, rounds, the Master's budget)
+    -> (index, places, moves)."""
+    index, rules, seating, seed, budget_ms, rounds, master_budget_ms = job
     game = rules_for(rules).new_game(players=len(seating), seed=seed)
     rng = random.Random(f"{index}:{seed}")
     moves = 0
@@ -407,7 +414,7 @@ def play_match(job: tuple) -> tuple:
         if kind in PEOPLE_LIKE:
             move = people_like_move(kind, view["legal_moves"], rng)
         else:
-            budget = None if rounds else budget_ms
+            budget = None if rounds else master_budget_ms if kind == "master" else budget_ms
             move = choose_move(view, kind, BOT_STYLE, rng, budget_ms=budget, rounds=rounds)
         game = game.play(move)
         moves += 1
@@ -429,11 +436,11 @@ def rate_matches(jobs: list[tuple], outcomes: dict[int, list[int]]) -> dict[tupl
     return {key: (skill, counts[key]) for key, skill in skills.items()}
 
 
-def run_ratings(rules_sets, participants, decks: int, budget_ms, rounds, workers: int) -> dict:
-    work = rating_jobs(rules_sets, participants, decks, budget_ms, rounds)
+def run_ratings(rules_sets, participants, decks: int, budget_ms, rounds, workers: int, master_budget_ms=None) -> dict:
+    work = rating_jobs(rules_sets, participants, decks, budget_ms, rounds, master_budget_ms=master_budget_ms)
     outcomes: dict[int, list[int]] = {}
-    # the expert's matches first, so the workers finish together
-    ordered = sorted(work, key=lambda job: "expert" not in job[2])
+    # the slowest thinkers' matches first, so the workers finish together
+    ordered = sorted(work, key=lambda job: ("master" not in job[2], "expert" not in job[2]))
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
             for index, places, _moves in pool.imap_unordered(play_match, ordered, chunksize=1):
@@ -451,7 +458,9 @@ def ratings_main(args) -> None:
         args.budget_ms = min(args.budget_ms, 100.0)
     rules_sets = tuple(args.rules or RATING_RULES)
     started = time.perf_counter()
-    ratings = run_ratings(rules_sets, PARTICIPANTS, args.decks, args.budget_ms, args.rounds, args.workers)
+    participants = (*PARTICIPANTS, "master") if args.with_master else PARTICIPANTS
+    ratings = run_ratings(rules_sets, participants, args.decks, args.budget_ms, args.rounds, args.workers,
+                          master_budget_ms=args.master_budget_ms)
     elapsed = time.perf_counter() - started
     print(f"{'rules':<10} {'participant':<11} {'matches':>7} {'mu':>7} {'sigma':>6} {'shown':>6}")
     for rules in rules_sets:
@@ -462,10 +471,12 @@ def ratings_main(args) -> None:
     print("BOT_RATINGS = {")
     for rules in rules_sets:
         figures = ", ".join(f'("{rules}", "{level}"): {ratings[rules, level][0].shown}'
-                            for level in ("beginner", "medium", "expert"))
+                            for level in participants if level not in PEOPLE_LIKE)
         print(f"    {figures},")
     print("}")
     thinking = f"{args.rounds} sampled deals a decision" if args.rounds else f"budget {args.budget_ms:.0f} ms"
+    if args.with_master and not args.rounds:
+        thinking += f", the Master's {args.master_budget_ms:.0f} ms"
     print(f"{elapsed:.0f} s with {args.workers} workers, {args.decks} decks a pairing, the expert's {thinking}")
     print(f"load average at the end (1, 5, 15 min): {', '.join(f'{load:.2f}' for load in os.getloadavg())}")
 
