@@ -1,5 +1,5 @@
 """The Master is a level a table seats: through the API and the New table form, in both languages,
-with no rating in its badge until one is measured, and it answers a person's move on the worker."""
+with its published rating in its badge, and it answers a person's move on the worker."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from django.test import Client
 
 from games import actions
 from games.models import Actor, Move, Seat
+from players.bot_ratings import published_rating
 from tests.play import pick_move
 
 from .conftest import log_replays, match_of, wait_for
@@ -24,15 +25,17 @@ def client_for(user, language: str = "en") -> Client:
     return client
 
 
-def test_a_table_made_through_the_api_seats_a_master_with_no_rating_in_its_badge(alice):
+def test_a_table_made_through_the_api_seats_a_master_with_its_rating_in_its_badge(alice):
     response = client_for(alice).post(
         "/api/tables", data=json.dumps({"rules": "septica", "players": 2, "bots": [{"seat": 1, "level": "master"}]}),
         content_type="application/json")
 
     assert response.status_code == 201, response.content
     bot = response.json()["seats"][1]["bot"]
-    assert (bot["level"], bot["style"], bot["rating"]) == ("master", "balanced", None)
-    assert bot["badge"] == "Master, balanced"
+    rating = published_rating("septica", "master")
+    assert rating > published_rating("septica", "expert")
+    assert (bot["level"], bot["style"], bot["rating"]) == ("master", "balanced", rating)
+    assert bot["badge"] == f"Master ≈ {rating}, balanced"
     assert Seat.objects.get(table_id=response.json()["id"], number=1).bot_level == "master"
 
 

@@ -188,7 +188,7 @@ def test_a_small_stock_is_scored_over_every_order_of_every_deal_given():
         assert pool.complete and len(pool.deals) == math.comb(other_size + 2, other_size)  # the rest in the stock
         truth = sorted(game.hands[1 - me])
         assert truth in [sorted(hands[0]) for hands, _ in pool.deals]
-        chosen = [(hands[0], stock, weight) for (hands, stock), weight in list(zip(pool.deals, pool.weights))[:3]]
+        chosen = [(hands[0], stock, weight) for (hands, stock), weight in list(zip(pool.deals, pool.weights, strict=True))[:3]]
         expected: dict[str, float] = {}
         for other, stock, weight in chosen:
             for order in (list(stock), list(reversed(stock))):

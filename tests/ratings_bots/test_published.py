@@ -8,30 +8,23 @@ import pytest
 from bench.bots import places_of, rate_matches, rating_jobs, run_ratings
 from games.engine import RULESETS
 from games.engine.bots import LEVELS
-from players.bot_ratings import BOT_RATINGS, COMMANDS, MATCHES, MEASURED, UNRATED_LEVELS, published_rating
+from players.bot_ratings import BOT_RATINGS, COMMANDS, MATCHES, MEASURED, published_rating
 from players.skill import SHOWN_BASE
-
-RATED = tuple(level for level in LEVELS if level not in UNRATED_LEVELS)
 
 
 @pytest.mark.parametrize("rules", sorted(RULESETS))
 def test_every_level_of_every_rule_set_has_a_figure_and_the_stronger_level_the_higher_one(rules):
-    figures = [published_rating(rules, level) for level in RATED]
+    figures = [published_rating(rules, level) for level in LEVELS]
 
     assert all(isinstance(figure, int) and figure > 0 for figure in figures)
-    assert figures == sorted(figures) and len(set(figures)) == len(figures)  # beginner < medium < expert
+    assert figures == sorted(figures) and len(set(figures)) == len(figures)  # beginner < medium < expert < master
 
 
 def test_the_figures_say_where_they_came_from():
-    assert set(BOT_RATINGS) == {(rules, level) for rules in RULESETS for level in RATED}
+    assert set(BOT_RATINGS) == {(rules, level) for rules in RULESETS for level in LEVELS}
     for rules in RULESETS:
         assert COMMANDS[rules].startswith(".venv/bin/python bench/bots.py --ratings") and MATCHES[rules] > 0
     assert len(MEASURED) == 10 and MEASURED[4] == MEASURED[7] == "-"
-
-
-def test_a_level_not_yet_measured_has_no_rating_in_any_rule_set():
-    assert RATED == ("beginner", "medium", "expert")
-    assert [published_rating(rules, "master") for rules in sorted(RULESETS)] == [None, None, None]
 
 
 def test_a_rule_set_or_level_without_a_figure_has_no_rating():
