@@ -4,16 +4,17 @@ Measured, not chosen: `bench/bots.py --ratings --with-master` plays whole
 two-player matches in a round robin among the four levels (balanced style,
 the Expert and the Master at their site budgets) and three people-like
 players (any legal move; always the highest card that may go; always the
-lowest), each pairing on the same decks with the
-seats swapped, and rates every match in order with `players.skill.rate` from a
-fresh rating, as the site rates a newcomer. A figure is the `shown` number the
-level had at the end: what a person who did as well against that field would
-be shown after as many rated matches.
+lowest), each pairing on the same decks with the seats swapped, and rates
+every match in order with `players.skill.rate` from a fresh rating, as the
+site rates a newcomer. A figure is the `shown` number the level had at the
+end: what a person who did as well against that field would be shown after
+as many rated matches.
 
 To regenerate: run the commands below on a quiet machine (the Expert and the
-Master think for a time, so a busy one weakens them), copy the BOT_RATINGS lines they print
-here, and update MEASURED, COMMANDS and MATCHES. The figures grow with the
-number of matches (sigma shrinks), so compare levels within one rule set.
+Master think for a time, so a busy one weakens them), copy the BOT_RATINGS
+lines they print here, and update MEASURED, COMMANDS and MATCHES. The figures
+grow with the number of matches (sigma shrinks), so compare levels within one
+rule set.
 """
 
 from __future__ import annotations
