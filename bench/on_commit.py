@@ -52,8 +52,8 @@ def main() -> None:
                 drop_database(bench_url)
 
 
-def use_own_database(url: str | None, directory: str) -> str | None:
-    """Point the settings at a fresh database of the bench's own; its URL on PostgreSQL."""
+def use_own_database(url: str | None, directory: str, name: str = BENCH_DB) -> str | None:
+    """Point the settings at a fresh database of the bench's own, `name`; its URL on PostgreSQL."""
     os.environ.update({
         "DJANGO_SETTINGS_MODULE": "septica_site.settings",
         "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-secret-key-" + "x" * 40,
@@ -66,10 +66,10 @@ def use_own_database(url: str | None, directory: str) -> str | None:
     if not url:
         os.environ["SQLITE_PATH"] = str(Path(directory) / "bench.sqlite3")
         return None
-    bench_url = urlunsplit(urlsplit(url)._replace(path=f"/{BENCH_DB}"))
+    bench_url = urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
     drop_database(bench_url)
     with admin_connection(bench_url) as connection:
-        connection.execute(f'CREATE DATABASE "{BENCH_DB}"')
+        connection.execute(f'CREATE DATABASE "{name}"')
     os.environ["DATABASE_URL"] = bench_url
     return bench_url
 
@@ -81,8 +81,9 @@ def admin_connection(bench_url: str):
 
 
 def drop_database(bench_url: str) -> None:
+    name = urlsplit(bench_url).path.lstrip("/")
     with admin_connection(bench_url) as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{BENCH_DB}" WITH (FORCE)')
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def setup_django() -> None:

@@ -50,9 +50,21 @@ def table_with_seats(table_id: int) -> Table | None:
     return match.table
 
 
+LOBBY_LENGTH = 200
+
+
 def lobby_tables():
     """The tables the lobby lists, newest first, with their seats and people."""
-    return tables_with_seats().listed_in_lobby().order_by("-created_at")[:200]
+    return _in_lobby_order(tables_with_seats())[:LOBBY_LENGTH]
+
+
+def lobby_table_ids():
+    """The ids of `lobby_tables()`, in its order."""
+    return _in_lobby_order(Table.objects.all()).values_list("pk", flat=True)[:LOBBY_LENGTH]
+
+
+def _in_lobby_order(tables):
+    return tables.listed_in_lobby().order_by("-created_at", "-pk")
 
 
 def with_reliabilities(tables) -> list:

@@ -121,7 +121,7 @@ def withdraw_challenge(challenge_id, user) -> Challenge:
         table.status = TableStatus.ABORTED
         table.save(update_fields=["status"])
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return challenge
 
 
@@ -137,7 +137,7 @@ def _close_invites(challenge: Challenge, invite_ids: list[int], status: str) -> 
         table.status = TableStatus.ABORTED
         table.save(update_fields=["status"])
     on_commit.table_changed(table.pk)
-    on_commit.lobby_changed()
+    on_commit.lobby_changed(table.pk)
     for invitee in invitees:
         on_commit.matches_changed(invitee, table.pk)
 

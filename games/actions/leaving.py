@@ -42,7 +42,7 @@ def resign(table_id, user) -> Match:
         else:
             _bot_plays_on(match, mine)
         on_commit.table_changed(match.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(match.pk)
     return match
 
 
@@ -216,7 +216,7 @@ def _abort_now(match: Match, reason: str) -> None:
     match.save(update_fields=["abort_reason", "deadline", "finished_at"])
     _close_requests(table.pk, AbortRequestStatus.ACCEPTED)
     on_commit.table_changed(table.pk)
-    on_commit.lobby_changed()
+    on_commit.lobby_changed(table.pk)
 
 
 def _close_requests(table_id: int, status: str) -> None:

@@ -82,7 +82,7 @@ def abort_table(moderator, table_id: int, reason) -> Table:
         match.save(update_fields=["abort_reason", "deadline", "finished_at"])
         _audit(moderator, ModerationKind.ABORT, reason, table=table, seq=match.seq)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return table
 
 
@@ -97,7 +97,7 @@ def set_table_flag(moderator, table_id: int, kind: str, reason) -> Table:
         table.save(update_fields=[field])
         _audit(moderator, kind, reason, table=table, seq=match.seq)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return table
 
 
@@ -128,7 +128,7 @@ def remove_player(moderator, table_id: int, seat_number: int, reason) -> Seat:
                seat=seat.number)
         _bot_takes_turn_on_commit(table, match, seat.number)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
         on_commit.matches_changed(removed_id, table.pk)  # they no longer sit there
     return seat
 

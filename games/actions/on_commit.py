@@ -45,8 +45,9 @@ def table_changed(table_id: int) -> None:
     transaction.on_commit(lambda: publish.table_changed(table_id))
 
 
-def lobby_changed() -> None:
-    transaction.on_commit(publish.lobby_changed)
+def lobby_changed(table_id: int) -> None:
+    """The lobby's listing of `table_id` may have changed (the lobby's servers read that table again)."""
+    transaction.on_commit(lambda: publish.lobby_changed(table_id))
 
 
 def matches_changed(user_id: int, table_id: int) -> None:

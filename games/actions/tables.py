@@ -72,7 +72,7 @@ def create_table(
             Seat.objects.filter(table=table, number=number).update(reserved_for=person)
         _start_if_full(table)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return table
 
 
@@ -214,7 +214,7 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
             status=ChallengeStatus.ACCEPTED, answered_at=free.joined_at)
         _start_if_full(table, seats)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return free
 
 
@@ -256,7 +256,7 @@ def add_bot(table_id: int, user, *, seat: int | None = None,
             table.save(update_fields=["rated"])
         _start_if_full(table, seats)
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return free
 
 
@@ -320,7 +320,7 @@ def leave_table(table_id: int, user) -> None:
             seat.user, seat.joined_at = None, None
             seat.save(update_fields=["user", "joined_at"])
         on_commit.table_changed(table.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
 
 
 def rematch(table_id: int, user) -> Table:
@@ -352,7 +352,7 @@ def rematch(table_id: int, user) -> Table:
         Seat.objects.bulk_create([_rematch_seat(table, seat, user, now) for seat in old_seats])
         _start_if_full(table)
         on_commit.table_changed(old.pk)
-        on_commit.lobby_changed()
+        on_commit.lobby_changed(table.pk)
     return table
 
 

@@ -59,9 +59,9 @@ def table_changed(table_id: int) -> None:
     publish(messages + _people_messages(table_id))
 
 
-def lobby_changed() -> None:
-    """An open table appeared, filled, started or went away."""
-    publish([(LOBBY_GROUP, {"type": "lobby.changed"})])
+def lobby_changed(table_id: int | None = None) -> None:
+    """An open table appeared, filled, started or went away: `table_id` (None: which is unknown)."""
+    publish([(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})])
 
 
 def matches_changed(user_id: int, table_id: int) -> None:

@@ -15,10 +15,14 @@ import pytest
 import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from games import actions
 from games.consumers import shared_lists
+from games.models import Table
 from tests.play import play_moves, start_table
 from tests.realtime.conftest import ORIGIN, Socket, session_cookie
 
@@ -192,6 +196,85 @@ async def test_every_socket_ends_with_the_newest_lobby_after_a_burst_of_changes(
         assert sorted(table["id"] for table in newest["tables"]) == sorted(opened)
 
 
+def read_after(before: shared_lists.SharedLobby, changed: set[int]) -> tuple[shared_lists.SharedLobby, int]:
+    """The lobby read again after `before`, only `changed` named, and the number of queries that took."""
+    with translation.override("en"), CaptureQueriesContext(connection) as queries:
+        lobby = shared_lists.read_lobby("en", before.number + 1, before.changes + 1, before, frozenset(changed))
+    return lobby, len(queries)
+
+
+async def test_a_change_reads_only_the_table_it_names_and_the_lobby_is_what_the_api_answers(make_user, bob, charlie):
+    await database_sync_to_async(a_change_reads_only_the_table_it_names)(make_user, bob, charlie)
+
+
+def a_change_reads_only_the_table_it_names(make_user, bob, charlie) -> None:
+    tables = open_tables(30, make_user)
+    with translation.override("en"):
+        before = shared_lists.read_lobby("en", 1, 0)
+    assert before.shared == api_tables(None, "en")
+
+    actions.join_table(tables[5], bob)  # full: it leaves the lobby
+    joined_later = actions.create_table(charlie, rules="septica", players=3).pk
+    actions.join_table(joined_later, bob)
+    opened = actions.create_table(make_user("newcomer"), rules="americana", players=2).pk
+    # The change that opened `opened` is not named yet: a table the lobby did not list is read all the same.
+    after, queries = read_after(before, {tables[5], joined_later})
+
+    assert after.shared == api_tables(None, "en")
+    assert [table["id"] for table in after.shared][:2] == [opened, joined_later]
+    assert queries <= 5  # the listing's ids, the two tables, their seats, the reliabilities: not a read per table
+    kept = {table.pk: table for table, _, _ in before.rows}
+    assert all(table is kept[table.pk] for table, *_ in after.rows if table.pk not in (opened, joined_later))
+    assert after.people == {row.user_id for _, seats, _ in after.rows for row in seats if row.user_id}
+
+
+async def test_a_table_closed_between_the_listing_and_its_read_is_left_out(make_user):
+    await database_sync_to_async(a_table_closed_between_the_listing_and_its_read_is_left_out)(make_user)
+
+
+def a_table_closed_between_the_listing_and_its_read_is_left_out(make_user) -> None:
+    tables = open_tables(3, make_user)
+    with translation.override("en"):
+        before = shared_lists.read_lobby("en", 1, 0)
+    actions.leave_table(tables[1], Table.objects.get(pk=tables[1]).created_by)  # its maker leaves: it closes
+
+    after, _ = read_after(before, set())  # the change not heard yet: the table is no longer listed
+
+    assert [table["id"] for table in after.shared] == [tables[2], tables[0]] == [t["id"] for t in api_tables(None, "en")]
+
+
+async def test_a_person_renamed_at_a_table_nobody_changed_shows_once_the_lobby_is_read_whole(make_user, open_socket):
+    tables = await database_sync_to_async(open_tables)(3, make_user)
+    socket = await open_socket("/ws/lobby/", headers(None, "en"))
+    await socket.next("lobby")
+    hub = shared_lists.hub(get_channel_layer())
+
+    def rename_the_first_host(name: str) -> None:
+        host = Table.objects.get(pk=tables[0]).created_by
+        host.display_name = name
+        host.save(update_fields=["display_name"])
+
+    def shown(message: dict, name: str) -> bool:
+        return any(table["created_by"] == name for table in message["tables"])
+
+    await database_sync_to_async(rename_the_first_host)("Renamed")
+    await database_sync_to_async(actions.join_table)(tables[2], await database_sync_to_async(make_user)("joiner"))
+    # Within FRESH_SECONDS a change reads only its own table: the other tables are as they were read.
+    pushed = await socket.next("lobby", where=lambda message: len(message["tables"]) == 2)
+    assert not shown(pushed, "Renamed")
+
+    hub.newest["en"].whole_at -= shared_lists.FRESH_SECONDS  # as if FRESH_SECONDS had passed since the whole read
+    late_host = await database_sync_to_async(make_user)("late host")
+    opened = await database_sync_to_async(actions.create_table)(late_host, rules="septica", players=2)
+    pushed = await socket.next("lobby", where=lambda message: message["tables"][0]["id"] == opened.pk)
+    assert shown(pushed, "Renamed")
+
+    # A change that names no table (the layer's resync after a lost connection) reads every table.
+    await database_sync_to_async(rename_the_first_host)("Renamed again")
+    hub.changed()
+    assert shown(await socket.next("lobby", where=lambda message: shown(message, "Renamed again")), "Renamed again")
+
+
 def applied(tables: list[dict], changes: dict) -> list[dict]:
     """What the lobby page makes of a `lobby_changes` message (static/js/lobby.js)."""
     known = {table["id"]: table for table in tables}
@@ -251,7 +334,7 @@ async def test_changes_name_the_order_and_carry_only_the_tables_that_differ():
 
 async def test_the_changes_since_each_older_lobby_are_made_once_for_all_its_sockets(monkeypatch):
     def lobby(number: int, tables: list[dict]) -> shared_lists.SharedLobby:
-        return shared_lists.SharedLobby("en", number, number, 0.0, [], tables, frozenset())
+        return shared_lists.SharedLobby("en", number, number, 0.0, 0.0, [], tables, frozenset())
 
     # Read again after FRESH_SECONDS without a change: the same tables, another lobby.
     older, same_again, newest = lobby(1, [{"id": 1}]), lobby(2, [{"id": 1}]), lobby(3, [{"id": 2}, {"id": 1}])
