@@ -89,6 +89,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -189,6 +190,8 @@ class Match:
 class Tally:
     pushes: list[float] = field(default_factory=list)  # ms, move sent -> another player's new view
     from_commit: list[float] = field(default_factory=list)  # ms, move stored -> another player's new view
+    arrivals: list[float] = field(default_factory=list)  # wall clock, when each of `from_commit` arrived
+    started_at: float = 0.0  # wall clock, when the moves began
     beside: list[float] = field(default_factory=list)  # the same, for sockets on the mover's server
     across: list[float] = field(default_factory=list)  # the same, for sockets on another server than the mover's
     own: list[float] = field(default_factory=list)  # ms, move sent -> the mover's new view
@@ -301,6 +304,7 @@ def seen(match: Match, player: Player, message: dict, arrival: tuple[float, floa
         stored = stored_at(message)
         if not mover and stored is not None:
             tally.from_commit.append((arrived_at - stored) * 1000)
+            tally.arrivals.append(arrived_at)
             moving = next((p for p in match.players if p.seat == match.players_moving), None)
             if moving is not None:
                 (tally.beside if moving.port == player.port else tally.across).append((arrived_at - stored) * 1000)
@@ -368,6 +372,7 @@ async def run_level(
     counting[0] = True
     at_start()
     started, cpu_started, client_started = time.monotonic(), cpu(), time.process_time()
+    tally.started_at = time.time()
     database_started, machine_started = database_cpu_seconds(), machine_busy_seconds()
     await asyncio.gather(*(drive(match, rate, started + seconds, tally, rng, chat) for match in matches))
     elapsed = time.monotonic() - started
@@ -435,7 +440,8 @@ def lobby_process(plan: LobbyPlan, go, results) -> None:
 async def lobby_storm(plan: LobbyPlan) -> dict:
     started = time.monotonic()
     seen = {"path": plan.path, "admitted": 0, "refused": 0, "failed": 0, "lists": 0, "list_bytes": 0,
-            "first_list_ms": [], "changes": 0, "change_errors": 0, "nice": plan.nice, "last_admitted_s": 0.0}
+            "first_list_ms": [], "changes": 0, "change_errors": 0, "nice": plan.nice, "last_admitted_s": 0.0,
+            "changes_at": plan.changes_at}
     deadline = started + plan.until
 
     async def one(number: int) -> None:
@@ -531,8 +537,20 @@ def lobby_report(seen: dict, without: Tally, with_lobby: Tally, level: int) -> s
         f"({seen['list_bytes'] / 1e6:.1f} million characters); "
         f"lobby changes {seen['changes']} (errors {seen['change_errors']}); the last admitted "
         f"{seen['last_admitted_s']:.1f} s after the first connect; the lobby's clients' CPU "
-        f"{seen['cpu_seconds']:.1f} s" + (f" at niceness {seen['nice']}" if seen["nice"] else "")
+        f"{seen['cpu_seconds']:.1f} s" + (f" at niceness {seen['nice']}" if seen["nice"] else "") + "\n"
+        f"{'':>8} pushes slower than {without_p99:.1f} ms, by second of the run, without / with the lobby "
+        f"(storm {LOBBY_START_SECONDS:.0f}-{LOBBY_START_SECONDS + LOBBY_CONNECT_SECONDS:.0f} s, changes at "
+        f"{', '.join(f'{at:.1f}' for at in seen['changes_at'])} s): {slow_by_second(without, without_p99)} / "
+        f"{slow_by_second(with_lobby, without_p99)}"
     )
+
+
+def slow_by_second(tally: Tally, slower_than: float) -> str:
+    """How many pushes took longer than `slower_than` ms, in each second of the run that had any."""
+    seconds = Counter(int(arrived - tally.started_at) for latency, arrived in zip(tally.from_commit, tally.arrivals,
+                                                                                  strict=True)
+                      if latency > slower_than)
+    return " ".join(f"{second}:{count}" for second, count in sorted(seconds.items())) or "none"
 
 
 def pairs_report(pairs: list[tuple[Tally, Tally]], level: int) -> str:
