@@ -399,6 +399,7 @@ class LobbyPlan:
     changes_at: list[float]  # seconds from the start, one per token
     until: float  # seconds from the start: then every socket closes
     path: str  # "/ws/lobby/?changes=1" as the lobby page asks, or "/ws/lobby/" for the whole list every time
+    change_ports: list[int] = field(default_factory=list)  # the servers the tables are opened through
     nice: int = 0  # the clients' process's niceness: a real storm's clients spend their CPU on machines of their own
 
 
@@ -418,13 +419,16 @@ def make_lobby(level: int, tables: int, changes: int, run: str) -> list[str]:
     return [ApiToken.issue(person(f"opens{number}-"), "bench")[1] for number in range(changes)]
 
 
-def lobby_plan(args, ports: list[int], tokens: list[str]) -> LobbyPlan:
+def lobby_plan(args, running, tokens: list[str]) -> LobbyPlan:
+    """The storm's sockets on the lobby's servers; its tables opened through the matches' ones, as a
+    proxy that sends only /ws/lobby/ to servers of its own routes POST /api/tables."""
+    ports = lobby_ports(args, running)
     start = LOBBY_START_SECONDS
     last = max(args.seconds - 1.0, start + LOBBY_CONNECT_SECONDS)
     changes_at = [start + LOBBY_CONNECT_SECONDS * 0.5 + i * (last - start) / max(len(tokens), 1) for i in range(len(tokens))]
     path = "/ws/lobby/" if args.lobby_whole_lists else "/ws/lobby/?changes=1"
     return LobbyPlan(args.lobby_sockets, ports, start, LOBBY_CONNECT_SECONDS, tokens, changes_at, args.seconds + 1.0, path,
-                     args.lobby_nice)
+                     change_ports=match_ports(args, running), nice=args.lobby_nice)
 
 
 def lobby_process(plan: LobbyPlan, go, results) -> None:
@@ -476,7 +480,7 @@ async def lobby_storm(plan: LobbyPlan) -> dict:
 
     await asyncio.gather(
         *(one(number) for number in range(plan.sockets)),
-        *(change(token, at, plan.ports[i % len(plan.ports)])
+        *(change(token, at, plan.change_ports[i % len(plan.change_ports)])
           for i, (token, at) in enumerate(zip(plan.change_tokens, plan.changes_at, strict=True))),
     )
     seen["first_list_ms"].sort()
@@ -603,7 +607,7 @@ def match_ports(args, running) -> list[int]:
 
 
 def lobby_ports(args, running) -> list[int]:
-    """The servers the lobby's sockets and changes use: the lobby's own, or the matches' ones."""
+    """The servers the lobby's sockets use: the lobby's own, or the matches' ones."""
     return running.ports[len(running.ports) - args.lobby_servers:] if args.lobby_servers else running.ports
 
 
@@ -655,7 +659,7 @@ def run_setup(args) -> int:
                             tallies[side] = run_and_report(args, running, level, f"W{pair}")
                             continue
                         if side == "C":
-                            plan = lobby_plan(args, lobby_ports(args, running), [])
+                            plan = lobby_plan(args, running, [])
                             forking = multiprocessing.get_context("fork")
                             go, results = forking.Event(), forking.Queue()
                             burner = forking.Process(target=control_process, args=(plan, args.lobby_control_cpu, go, results), daemon=True)
@@ -665,7 +669,7 @@ def run_setup(args) -> int:
                             print(control_report(burned, tallies["W"], tallies["C"]), flush=True)
                             continue
                         tokens = make_lobby(level, 0, args.lobby_changes, f"L{pair}")
-                        plan = lobby_plan(args, lobby_ports(args, running), tokens)
+                        plan = lobby_plan(args, running, tokens)
                         forking = multiprocessing.get_context("fork")
                         go, results = forking.Event(), forking.Queue()
                         storm = forking.Process(target=lobby_process, args=(plan, go, results), daemon=True)
