@@ -312,7 +312,10 @@ class ChatLine(models.Model):
 
     class Meta:
         ordering = ["pk"]
-        indexes = [models.Index(fields=["table", "room", "-id"], name="chat_newest")]
+        indexes = [
+            models.Index(fields=["table", "room", "-id"], name="chat_newest"),
+            models.Index(fields=["author", "created_at"], name="chat_by_author"),  # the rate's windows
+        ]
 
     def __str__(self) -> str:
         return f"chat line {self.pk} at table {self.table_id}"

@@ -1,28 +1,24 @@
-"""Saying a line at a table: checks, one insert, and the table's sockets hear of it after commit."""
+"""Saying a line at a table: one read for the checks, one insert, and the table's sockets hear of it after commit."""
 
 from __future__ import annotations
 
-import logging
-from datetime import UTC
+from datetime import UTC, timedelta
 
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from redis.exceptions import RedisError
 
 from ..after_commit import chat as chat_after_commit
 from ..chat_reads import line_fields
 from ..errors import BadRequest, NotAllowed, NotFound, NotLoggedIn, TooManyRequests
-from ..models import ChatLine, ChatRoom, Seat
+from ..models import ChatLine, ChatRoom
+from ..sql.chat_rows import ChatStanding, chat_standing, insert_line
 from ..words.chat import PHRASES
 
-logger = logging.getLogger(__name__)
-
 MAX_TEXT_CHARS = 300
-# (lines, seconds): a burst is fine, a stream is not. The README says the same numbers.
+# (lines, seconds): a burst is fine, a stream is not. The README says the same numbers. A refused
+# line is stored nowhere, so it counts in no window.
 RATES = ((5, 10), (60, 600))
 
 
@@ -30,45 +26,49 @@ def say(user, table_id: int, *, text=None, phrase=None, invite: str | None = Non
     """Store one line (free text or a quick phrase's code) in the room the person may write at the table.
 
     `invite`: the private table's invite code the person came with (they watch it, but may not chat)."""
-    _check_may_chat(user)
+    if user is None or not user.is_authenticated:
+        raise NotLoggedIn(_("Log in to chat."))
+    now = timezone.now()
+    # Read again, not taken from `user`: a socket's person was read when it connected, before any mute.
+    standing = chat_standing(user.pk, table_id, tuple(now - timedelta(seconds=seconds) for _lines, seconds in RATES))
+    _check_may_chat(standing, now)
     text, phrase = _check_said(text, phrase)
-    room = _room_at(table_id, user, invite)
-    _take_rate(user)
+    room = _room_at(standing, invite)
+    _check_rate(standing)
     # One insert, committed by itself: nothing else is written with it, and no lock is needed.
-    line = ChatLine.objects.create(table_id=table_id, room=room, author=user, phrase=phrase, text=text)
+    line = insert_line(ChatLine(table_id=table_id, room=room, author=user, phrase=phrase, text=text, created_at=now))
     fields = line_fields(line)
     transaction.on_commit(lambda: chat_after_commit.line_said(table_id, fields))
     return line
 
 
-def _room_at(table_id: int, user, invite: str | None) -> str:
-    # The table and who sits there in one query (a table always has its seats); a chat line
-    # comes every few moves, and sits beside them on the servers' database threads.
-    rows = list(Seat.objects.filter(table_id=table_id).values_list(
-        "table__private", "table__invite_code", "user_id", "reserved_for_id"))
-    if not rows:
+def _check_may_chat(standing: ChatStanding | None, now) -> None:
+    if standing is None or not standing.is_active or standing.banned:
+        raise NotAllowed(_("This account cannot chat."))
+    if standing.muted_until is not None and standing.muted_until > now:
+        raise NotAllowed(_("A moderator muted you from chat until %(until)s UTC.") % {
+            "until": standing.muted_until.astimezone(UTC).strftime("%Y-%m-%d %H:%M")}, code="muted")
+
+
+def _room_at(standing: ChatStanding, invite: str | None) -> str:
+    if not standing.table_found:
         raise NotFound(_("There is no such table."))
-    private, invite_code = rows[0][0], rows[0][1]
-    if any(user.pk in (seated, kept) for _private, _code, seated, kept in rows):
+    if standing.seated:
         return ChatRoom.PLAYERS
-    if not private:
+    if not standing.private:
         return ChatRoom.SPECTATORS
-    if invite is not None and invite == invite_code:
+    if invite is not None and invite == standing.invite_code:
         raise NotAllowed(_("Spectators of a private table have no chat."), code="no_chat_here")
     raise NotFound(_("There is no such table."))
 
 
-def _check_may_chat(user) -> None:
-    if user is None or not user.is_authenticated:
-        raise NotLoggedIn(_("Log in to chat."))
-    # Read again, not taken from `user`: a socket's person was read when it connected, before any mute.
-    active, banned, muted_until = get_user_model().objects.filter(pk=user.pk).values_list(
-        "is_active", "banned", "chat_muted_until").first() or (False, False, None)
-    if not active or banned:
-        raise NotAllowed(_("This account cannot chat."))
-    if muted_until is not None and muted_until > timezone.now():
-        raise NotAllowed(_("A moderator muted you from chat until %(until)s UTC.") % {
-            "until": muted_until.astimezone(UTC).strftime("%Y-%m-%d %H:%M")}, code="muted")
+def _check_rate(standing: ChatStanding) -> None:
+    """Refuse a line that would pass a window's limit, counting the person's stored lines in it."""
+    if any(said >= lines for said, (lines, _seconds) in zip(standing.said_since, RATES, strict=True)):
+        raise TooManyRequests(_("You are writing too fast: at most %(burst)d lines in %(burst_seconds)d seconds "
+                                "and %(lines)d in %(minutes)d minutes. Wait a little and try again.") % {
+            "burst": RATES[0][0], "burst_seconds": RATES[0][1], "lines": RATES[1][0],
+            "minutes": RATES[1][1] // 60}, code="chat_rate")
 
 
 def _check_said(text, phrase) -> tuple[str, str]:
@@ -86,28 +86,3 @@ def _check_said(text, phrase) -> tuple[str, str]:
         raise BadRequest(ngettext("A line may be at most %(n)d character.", "A line may be at most %(n)d characters.",
                                   MAX_TEXT_CHARS) % {"n": MAX_TEXT_CHARS}, code="line_too_long")
     return text, ""
-
-
-def _rate_key(user_id: int, seconds: int) -> str:
-    return f"septica:chat-rate:{user_id}:{seconds}"
-
-
-def _take_rate(user) -> None:
-    """Count the line in each window, refusing it when a window is full (a refused line counts too).
-
-    The counts live in the cache; when it cannot be reached the line goes through."""
-    for lines, seconds in RATES:
-        key = _rate_key(user.pk, seconds)
-        try:
-            try:
-                count = cache.incr(key)
-            except ValueError:  # no count yet: this line opens the window
-                count = 1 if cache.add(key, 1, timeout=seconds) else cache.incr(key)
-        except (RedisError, ValueError):
-            logger.warning("the chat rate could not be counted", exc_info=True)
-            return
-        if count > lines:
-            raise TooManyRequests(_("You are writing too fast: at most %(burst)d lines in %(burst_seconds)d seconds "
-                                    "and %(lines)d in %(minutes)d minutes. Wait a little and try again.") % {
-                "burst": RATES[0][0], "burst_seconds": RATES[0][1], "lines": RATES[1][0],
-                "minutes": RATES[1][1] // 60}, code="chat_rate")
