@@ -7,8 +7,9 @@ spectators' chat, as on lichess: what the audience says during a match
 must not reach the people playing it. Spectators of a private table have
 no chat. A reader never receives a line whose author they block, and one
 who turned "show what people write" off receives only quick phrases (an
-open socket reads those settings when it connects, and again in the
-background once they are READER_SETTINGS_SECONDS old, games/consumers/table.py).
+open socket reads those settings when it connects, again when it hears they
+changed, games/after_commit/chat.py, and in the background once they are
+READER_SETTINGS_SECONDS old, games/consumers/table.py).
 """
 
 from __future__ import annotations

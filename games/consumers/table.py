@@ -10,7 +10,7 @@ socket words them for its own reader (games/chat_reads.py). A line is stored
 on the sockets' database thread, one insert in the moves' queue: on a thread
 of its own it cost the moves more, through the interpreter lock, than the
 queue does (bench/realtime.py --chat). Readers' settings and histories are
-read on the lists' thread.
+read on the lists' thread, the settings again when they change.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from septica_site.row_ids import fits_a_row
 
 from .. import actions, presence
 from ..actions.chat import say
+from ..after_commit import chat as chat_after_commit
 from ..after_commit import publish
 from ..chat_reads import line_json, reader_settings, room_for, room_history
 from ..leaving_view import carry_leaving_state, leaving_state_loaded, load_leaving_state
@@ -43,11 +44,13 @@ logger = logging.getLogger(__name__)
 
 NO_SUCH_TABLE = "There is no such table."
 NO_ROOM_YET = "not read"  # the room a socket reads before its first view: none yet, not even None
-# How long a socket trusts what it read of its reader's blocks and chat_text setting: a line reaches
-# every socket of a table, and reading them again for each would cost a query per socket per line.
-# Older settings are read again in the background while the line goes by the ones held: a socket
-# handles its messages one at a time, and a line that waited for a read held up the moves behind it.
-READER_SETTINGS_SECONDS = 10.0
+# How long a socket trusts what it read of its reader's blocks and chat_text setting when it hears
+# of no change: a change is announced (games/after_commit/chat.py), and this is for an announcement
+# the channel layer lost (it delivers at most once). Older settings are read again in the background
+# while the line goes by the ones held: a socket handles its messages one at a time, and a line that
+# waited for a read held up the moves behind it. Read every 10 s, by each of a server's sockets as
+# the lines came, the reads cost the moves' pushes more than the lines did (bench/realtime.py --chat).
+READER_SETTINGS_SECONDS = 300.0
 
 
 def may_watch(table, user, invite: str | None) -> bool:
@@ -91,6 +94,8 @@ class TableConsumer(SepticaConsumer):
             return await self.refuse(CLOSE_NOT_FOUND, 404, NO_SUCH_TABLE)
         snapshots.watch(self.table_id)
         self.watching = True
+        if self.authenticated:
+            await self.channel_layer.group_add(chat_after_commit.reader_group(self.user.pk), self.channel_name)
         await self._load_leaving_state(snapshot)  # before accepting: the first view then goes out at once
         await self.accept()
         await self.send_snapshot(snapshot)
@@ -105,6 +110,8 @@ class TableConsumer(SepticaConsumer):
             if self.reader_refresh is not None:
                 self.reader_refresh.cancel()
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.authenticated:
+                await self.channel_layer.group_discard(chat_after_commit.reader_group(self.user.pk), self.channel_name)
             if self.presence_key is not None:
                 await sync_to_async(presence.leave, thread_sensitive=False)(self.presence_key)
                 await self._presence_changed()
@@ -239,6 +246,11 @@ class TableConsumer(SepticaConsumer):
         ):
             self.reader_refresh = asyncio.create_task(self._read_reader_again())
         return self.reader
+
+    async def reader_changed(self, event):
+        # Read before the next message: a line from a person just blocked must not slip through.
+        if self.watching and self.reader is not None:
+            await self._read_reader_again()
 
     async def _read_reader_again(self) -> None:
         try:

@@ -278,14 +278,15 @@ async def test_a_line_never_holds_up_the_move_behind_it_while_settings_are_read_
         await holding
 
 
-async def test_a_block_made_while_the_socket_is_open_holds_from_the_settings_read_again(
+async def test_a_block_whose_announcement_was_lost_holds_from_the_settings_read_again(
     playing, alice, bob, sockets, headers_for, monkeypatch
 ):
     from games.consumers import table as table_consumer
 
     alice_socket, _ = await at_table(sockets, headers_for, playing, alice)
     bob_socket, _ = await at_table(sockets, headers_for, playing, bob)
-    await database_sync_to_async(Block.objects.create)(blocker=bob, blocked=alice)
+    # Stored without its announcement, as when the channel layer loses it: the settings held age out.
+    await database_sync_to_async(Block.objects.bulk_create)([Block(blocker=bob, blocked=alice)])
     monkeypatch.setattr(table_consumer, "READER_SETTINGS_SECONDS", 0.0)  # due at once: read again in the background
 
     await alice_socket.send({"type": "chat", "phrase": "hello"})
@@ -328,3 +329,51 @@ async def test_the_writers_socket_answers_while_its_line_is_being_stored(
         await sync_to_async(gate.set)()
     said = [(await bob_socket.next("chat"))["line"]["phrase"] for _ in range(2)]
     assert said == ["thanks", "hello"]
+
+
+async def test_a_block_made_while_the_socket_is_open_holds_for_the_very_next_line(playing, alice, bob, sockets, headers_for):
+    from players.relations import block
+
+    alice_socket, _ = await at_table(sockets, headers_for, playing, alice)
+    bob_socket, _ = await at_table(sockets, headers_for, playing, bob)
+    await alice_socket.send({"type": "chat", "phrase": "hello"})
+    assert (await bob_socket.next("chat"))["line"]["phrase"] == "hello"  # the settings are held
+
+    await database_sync_to_async(block)(bob, "alice")
+    await alice_socket.send({"type": "chat", "phrase": "thanks"})
+    await alice_socket.next("chat")
+
+    assert not chats(await bob_socket.nothing_more())
+
+
+async def test_an_unblock_lets_the_very_next_line_through(playing, alice, bob, sockets, headers_for):
+    from players.relations import unblock
+
+    await database_sync_to_async(Block.objects.create)(blocker=bob, blocked=alice)
+    alice_socket, _ = await at_table(sockets, headers_for, playing, alice)
+    bob_socket, _ = await at_table(sockets, headers_for, playing, bob)
+    await alice_socket.send({"type": "chat", "phrase": "hello"})
+    await alice_socket.next("chat")
+    assert not chats(await bob_socket.nothing_more())
+
+    await database_sync_to_async(unblock)(bob, "alice")
+    await alice_socket.send({"type": "chat", "phrase": "thanks"})
+
+    assert (await bob_socket.next("chat"))["line"]["phrase"] == "thanks"
+
+
+async def test_turning_free_text_off_holds_for_the_very_next_line(playing, alice, bob, sockets, headers_for):
+    from accounts.preferences import save_preferences
+
+    alice_socket, _ = await at_table(sockets, headers_for, playing, alice)
+    bob_socket, _ = await at_table(sockets, headers_for, playing, bob)
+    await alice_socket.send({"type": "chat", "text": "first"})
+    assert (await bob_socket.next("chat"))["line"]["text"] == "first"
+
+    await database_sync_to_async(save_preferences)(bob, {"chat_text": False})
+    await alice_socket.send({"type": "chat", "text": "second"})
+    await alice_socket.next("chat")
+    await alice_socket.send({"type": "chat", "phrase": "thanks"})
+
+    assert (await bob_socket.next("chat"))["line"]["phrase"] == "thanks"
+    assert [line["line"].get("text") for line in chats(bob_socket.received)] == ["first", None]
