@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import os
-import tempfile
 
 import on_commit  # bench/on_commit.py: its database of its own, its timing
 
@@ -37,21 +35,7 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=100, help="lines per round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    redis_url = os.environ.get("REDIS_URL")
-    with tempfile.TemporaryDirectory() as directory:
-        bench_url = on_commit.use_own_database(os.environ.get("DATABASE_URL"), directory, BENCH_DB)
-        if redis_url:
-            os.environ["REDIS_URL"] = redis_url  # the servers' cache and publish, not the process's memory
-        try:
-            on_commit.setup_django()
-            run(args.tables, args.lines, args.rounds)
-        finally:
-            if bench_url is not None:
-                from django.db import connections
-
-                connections.close_all()
-                on_commit.drop_database(bench_url)
-
+    on_commit.in_own_database(BENCH_DB, lambda: run(args.tables, args.lines, args.rounds), keep_redis=True)
 
 def run(tables: int, lines: int, rounds: int) -> None:
     from django.contrib.auth import get_user_model

@@ -18,8 +18,6 @@ work, which this process's CPU does not.
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 
 import on_commit  # bench/on_commit.py: its database of its own, its timing
 
@@ -32,18 +30,7 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=50, help="reads per round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as directory:
-        bench_url = on_commit.use_own_database(os.environ.get("DATABASE_URL"), directory, BENCH_DB)
-        try:
-            on_commit.setup_django()
-            run(args.tables, args.reads, args.rounds)
-        finally:
-            if bench_url is not None:
-                from django.db import connections
-
-                connections.close_all()
-                on_commit.drop_database(bench_url)
-
+    on_commit.in_own_database(BENCH_DB, lambda: run(args.tables, args.reads, args.rounds))
 
 def run(tables: int, reads: int, rounds: int) -> None:
     from django.contrib.auth import get_user_model

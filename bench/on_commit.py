@@ -38,12 +38,21 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=1000, help="reads per round")
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    url = os.environ.get("DATABASE_URL")
+    in_own_database(BENCH_DB, lambda: run(args.reads, args.rounds))
+
+
+def in_own_database(name: str, work, keep_redis: bool = False) -> None:
+    """Set Django up on a fresh database of the bench's own, `name`, run `work()`, and drop the database.
+
+    `keep_redis`: the cache and the channel layer on `REDIS_URL` as on the servers, not in memory."""
+    redis_url = os.environ.get("REDIS_URL")
     with tempfile.TemporaryDirectory() as directory:
-        bench_url = use_own_database(url, directory)
+        bench_url = use_own_database(os.environ.get("DATABASE_URL"), directory, name)
+        if keep_redis and redis_url:
+            os.environ["REDIS_URL"] = redis_url
         try:
             setup_django()
-            run(args.reads, args.rounds)
+            work()
         finally:
             if bench_url is not None:
                 from django.db import connections
