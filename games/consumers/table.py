@@ -48,8 +48,8 @@ NO_ROOM_YET = "not read"  # the room a socket reads before its first view: none 
 # of no change: a change is announced (games/after_commit/chat.py), and this is for an announcement
 # the channel layer lost (it delivers at most once). Older settings are read again in the background
 # while the line goes by the ones held: a socket handles its messages one at a time, and a line that
-# waited for a read held up the moves behind it. Read every 10 s, by each of a server's sockets as
-# the lines came, the reads cost the moves' pushes more than the lines did (bench/realtime.py --chat).
+# waited for a read held up the moves behind it. Not sooner: each of a server's sockets reads its
+# own, and every few lines a read would be due somewhere, beside the moves.
 READER_SETTINGS_SECONDS = 300.0
 
 
