@@ -18,6 +18,7 @@ in a minute, though only a win rate says what it is worth at the table.
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import os
 import random
@@ -59,12 +60,14 @@ def pool_of(view: dict, seed: int, epsilon: float) -> tuple[list[dict[int, list[
     if view["rules"] == "americana":
         guesser = americana_guess.WeightedGuesser(view, rng, pool=inference.AMERICANA_POOL)
         cumulative = guesser.cumulative
-        weights = [cumulative[0]] + [b - a for a, b in zip(cumulative, cumulative[1:])]
+        weights = [cumulative[0]] + [b - a for a, b in itertools.pairwise(cumulative)]
         return [dict(enumerate(hands)) for hands, _ in guesser.deals], weights
     deals = inference.WeightedDeals(view, rng)
     hands_of = [deals.full_hands(hands) for hands, _ in deals.deals]
-    logs = [inference.log_likelihood(deals.model, hands, random.Random(index), epsilon)
-            for index, hands in enumerate(hands_of)]
+    logs = [
+        inference.log_likelihood(deals.model, hands, random.Random(index), epsilon)
+        for index, hands in enumerate(hands_of)
+    ]
     return [dict(enumerate(hands)) for hands in hands_of], [math.exp(value - max(logs)) for value in logs]
 
 
@@ -79,7 +82,7 @@ def score(job: tuple) -> tuple[float, float, int]:
         return sum(len(set(true) & set(hands[seat])) for seat, true in others.items())
 
     counts = [right(hands) for hands in deals]
-    weighed = sum(weight * count for weight, count in zip(weights, counts)) / total
+    weighed = sum(weight * count for weight, count in zip(weights, counts, strict=True)) / total
     alike = sum(counts) / len(counts)
     return weighed, alike, sum(len(hand) for hand in others.values())
 
@@ -95,8 +98,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     settings = (args.epsilon, args.misfit, args.recent_turns)
-    print(f"players {args.players}; epsilon {args.epsilon}, misfit {args.misfit}, recent turns {args.recent_turns}; "
-          f"{args.deals} deals per rule set")
+    print(
+        f"players {args.players}; epsilon {args.epsilon}, misfit {args.misfit}, recent turns {args.recent_turns}; "
+        f"{args.deals} deals per rule set"
+    )
     print(f"{'rules':>10} {'players':>7} {'positions':>9} {'weighed':>8} {'alike':>8} {'lift':>6} {'secs':>6}")
     with Pool(args.workers) as pool:
         for rules in args.rules or tuple(TABLES):
@@ -107,8 +112,10 @@ def main() -> None:
             cards = sum(count for _, _, count in scored)
             weighed = sum(value for value, _, _ in scored) / cards
             alike = sum(value for _, value, _ in scored) / cards
-            print(f"{rules:>10} {TABLES[rules]:>7} {len(found):>9} {weighed:>8.1%} {alike:>8.1%} "
-                  f"{weighed / alike - 1:>+6.1%} {time.perf_counter() - started:>6.0f}")
+            print(
+                f"{rules:>10} {TABLES[rules]:>7} {len(found):>9} {weighed:>8.1%} {alike:>8.1%} "
+                f"{weighed / alike - 1:>+6.1%} {time.perf_counter() - started:>6.0f}"
+            )
 
 
 if __name__ == "__main__":
