@@ -64,6 +64,8 @@ def pool_of(view: dict, seed: int, epsilon: float) -> tuple[list[dict[int, list[
         return [dict(enumerate(hands)) for hands, _ in guesser.deals], weights
     deals = inference.WeightedDeals(view, rng)
     hands_of = [deals.full_hands(hands) for hands, _ in deals.deals]
+    if epsilon == inference.EPSILON:
+        return [dict(enumerate(hands)) for hands in hands_of], deals.weights
     logs = [
         inference.log_likelihood(deals.model, hands, random.Random(index), epsilon)
         for index, hands in enumerate(hands_of)
