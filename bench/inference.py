@@ -75,18 +75,21 @@ def pool_of(view: dict, seed: int, epsilon: float) -> tuple[list[dict[int, list[
 
 def score(job: tuple) -> tuple[float, float, int]:
     """Cards of the other hands right (weighed, alike) and how many there are, at one position."""
-    (view, others), seed, settings = job
+    (view, others), seed, settings, ranks = job
     epsilon, americana_guess.MISFIT, americana_guess.RECENT_TURNS = settings  # americana's are read per call
     deals, weights = pool_of(view, seed, epsilon)
     total = sum(weights)
 
+    def counted(cards: list[str]) -> set[str]:
+        return {card for card in cards if not ranks or card[0] in ranks}
+
     def right(hands: dict[int, list[str]]) -> int:
-        return sum(len(set(true) & set(hands[seat])) for seat, true in others.items())
+        return sum(len(counted(true) & set(hands[seat])) for seat, true in others.items())
 
     counts = [right(hands) for hands in deals]
     weighed = sum(weight * count for weight, count in zip(weights, counts, strict=True)) / total
     alike = sum(counts) / len(counts)
-    return weighed, alike, sum(len(hand) for hand in others.values())
+    return weighed, alike, sum(len(counted(hand)) for hand in others.values())
 
 
 def main() -> None:
@@ -97,12 +100,13 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=inference.EPSILON, help="septica and familie's model")
     parser.add_argument("--misfit", type=float, default=americana_guess.MISFIT, help="americana's model")
     parser.add_argument("--recent-turns", type=int, default=americana_guess.RECENT_TURNS, help="americana's model")
+    parser.add_argument("--ranks", default="", help="count only the cards of these ranks (e.g. 7TA); default: all")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     settings = (args.epsilon, args.misfit, args.recent_turns)
     print(
         f"players {args.players}; epsilon {args.epsilon}, misfit {args.misfit}, recent turns {args.recent_turns}; "
-        f"{args.deals} deals per rule set"
+        f"{args.deals} deals per rule set; ranks counted: {args.ranks or 'all'}"
     )
     print(f"{'rules':>10} {'players':>7} {'positions':>9} {'weighed':>8} {'alike':>8} {'lift':>6} {'secs':>6}")
     with Pool(args.workers) as pool:
@@ -110,7 +114,7 @@ def main() -> None:
             started = time.perf_counter()
             jobs = [(rules, 10_000 + deal, args.players) for deal in range(args.deals)]
             found = [position for deal in pool.map(positions, jobs) for position in deal]
-            scored = pool.map(score, [(position, index, settings) for index, position in enumerate(found)])
+            scored = pool.map(score, [(position, index, settings, args.ranks) for index, position in enumerate(found)])
             cards = sum(count for _, _, count in scored)
             weighed = sum(value for value, _, _ in scored) / cards
             alike = sum(value for _, value, _ in scored) / cards
