@@ -3,6 +3,7 @@
     .venv/bin/python bench/inference.py                      # about a minute on two cores
     .venv/bin/python bench/inference.py --deals 60 --players medium
     .venv/bin/python bench/inference.py --rules americana --misfit 0.1 --recent-turns 16
+    .venv/bin/python bench/inference.py --rules septica --ranks 7TA   # only sevens, tens and aces
 
 Plays deals between bots (the Expert at a short budget, or the Medium) and, at
 decisions with more than one legal move, builds the Master's pool of guessed
