@@ -81,6 +81,8 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     credential: credentials.Credential | None = None
     credential_ended = False
 
+    accepted = False
+
     async def __call__(self, scope, receive, send):
         self.left = False
         try:
@@ -88,8 +90,13 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         except publish.REDIS_DOWN as error:
             # Redis is unreachable (the channel layer, or the cache that presence
             # lives in): a clean close, never a 500 or a 1011; the page polls
-            # meanwhile and its socket tries again.
+            # meanwhile and its socket tries again. Accepted first: a handshake
+            # refused (daphne's 403) shows the browser no code to tell "try again
+            # soon" from "you may not". No message goes with it, so the page's
+            # retries keep backing off.
             publish.logger.warning("socket closed, Redis is unreachable: %r", error)
+            if not self.accepted:
+                await send({"type": "websocket.accept"})
             await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})
         except Disconnected:
             # daphne's answer to a send after the browser went (a tab closed while
@@ -114,6 +121,7 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         if self.credential is not None:
             await self.channel_layer.group_add(credentials.group(self.credential.user_id), self.channel_name)
         await super().accept(subprotocol, headers)
+        self.accepted = True
 
     async def websocket_disconnect(self, message):
         # Channels' own ends with a hop to the sync thread to close stale
@@ -163,6 +171,7 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
     async def refuse(self, code: int, status: int, message: str) -> None:
         """Refuse after accepting, so the client sees why (a refused handshake shows no code)."""
         await super().accept()  # not self.accept(): a refused socket hears of no credential
+        self.accepted = True
         await self.send_error(status, message)
         await self.close(code)
 

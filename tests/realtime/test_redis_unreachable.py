@@ -1,6 +1,6 @@
-"""With Redis unreachable a websocket handshake is refused cleanly: close code
-4503 (try again soon), never a 500 or a crashed consumer, so the page polls
-meanwhile and its socket tries again."""
+"""With Redis unreachable a new websocket is accepted and closed cleanly with
+code 4503 (try again soon), never a refused handshake, a 500 or a crashed
+consumer, so the page polls meanwhile and its socket tries again."""
 
 from __future__ import annotations
 
@@ -41,15 +41,17 @@ def playing(alice, bob):
 
 
 @pytest.mark.parametrize("path", ["/ws/tables/{id}/", "/ws/lobby/"])
-async def test_a_handshake_is_refused_with_4503_when_redis_is_unreachable(
+async def test_a_new_socket_is_closed_with_4503_when_redis_is_unreachable(
     application, redis_unreachable, playing, path, caplog
 ):
     communicator = WebsocketCommunicator(application, path.format(id=playing.pk), headers=[ORIGIN])
 
     with caplog.at_level(logging.ERROR):
-        connected, code = await communicator.connect(timeout=5)
+        connected, _subprotocol = await communicator.connect(timeout=5)
+        closed = await communicator.receive_output(timeout=5)
 
-    assert not connected and code == 4503
+    assert connected, "a refused handshake shows the browser no close code"
+    assert closed == {"type": "websocket.close", "code": 4503}
     assert not [record for record in caplog.records if record.exc_info]  # no traceback logged
 
 
