@@ -374,6 +374,11 @@ ACCOUNT_RATE_LIMITS = {
 # (accounts/second_factor.py); any player may add one.
 MFA_SUPPORTED_TYPES = ["totp", "webauthn", "recovery_codes"]
 MFA_FORMS = {
+    # Wrong codes and passkeys count with failed passwords (django-axes).
+    "authenticate": "accounts.mfa_forms.SecondFactorForm",
+    "reauthenticate": "accounts.mfa_forms.SecondFactorAgainForm",
+    "authenticate_webauthn": "accounts.mfa_forms.PasskeySecondFactorForm",
+    "reauthenticate_webauthn": "accounts.mfa_forms.PasskeySecondFactorAgainForm",
     "add_webauthn": "accounts.mfa_forms.AddSecurityKeyForm",
     "signup_webauthn": "accounts.mfa_forms.SignupSecurityKeyForm",
     "edit_webauthn": "accounts.mfa_forms.EditSecurityKeyForm",
