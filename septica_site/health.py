@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import connections
 
 from accounts.middleware import PROXY_WARNING, forwarded_without_proxy
+from accounts.second_factor import used_second_factor
 
 from . import embedded_worker, tasks
 from .celery import app as celery_app
@@ -117,6 +118,12 @@ def check_all(budget: float | None = None) -> dict:
 def warnings() -> list[str]:
     """What an operator should fix although everything answers."""
     return [PROXY_WARNING] if forwarded_without_proxy.is_set() else []
+
+
+def may_see_details(request) -> bool:
+    """Probe errors name hosts and ports: staff see them only in a session opened
+    with a second factor, so a guessed or leaked password alone shows nothing more."""
+    return request.user.is_staff and used_second_factor(request)
 
 
 def summary(report: dict) -> dict:

@@ -8,6 +8,7 @@ import uuid
 from django.core.cache import cache
 
 from septica_site.tasks import HEARTBEAT_KEY, heartbeat
+from tests.second_factor import staff_client
 
 
 def wait_for(condition, timeout: float = 20.0):
@@ -33,10 +34,10 @@ def test_the_worker_runs_a_task_after_its_countdown(running_worker):
     cache.delete(key)
 
 
-def test_healthz_shows_how_long_ago_a_worker_was_seen(running_worker, client, make_user):
+def test_healthz_shows_how_long_ago_a_worker_was_seen(running_worker, make_user, password):
     heartbeat.delay()
     assert wait_for(lambda: cache.get(HEARTBEAT_KEY) is not None)
-    client.force_login(make_user("root", is_staff=True))  # the details are for staff
+    client = staff_client(make_user("root", is_staff=True), password)  # the details are for staff with a second factor
 
     body = client.get("/healthz").json()
 

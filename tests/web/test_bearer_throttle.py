@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from accounts import middleware, token_failures
 from accounts.models import ApiToken
+from tests.second_factor import staff_client
 
 CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
 
@@ -112,7 +113,7 @@ def test_a_token_does_not_open_an_html_page(client, alice):
 
 
 @pytest.mark.django_db
-def test_a_forwarded_request_without_behind_proxy_is_warned_about(client, make_user, settings, caplog):
+def test_a_forwarded_request_without_behind_proxy_is_warned_about(client, make_user, password, settings, caplog):
     settings.BEHIND_PROXY = False
     middleware.forwarded_without_proxy.clear()
 
@@ -122,9 +123,8 @@ def test_a_forwarded_request_without_behind_proxy_is_warned_about(client, make_u
 
     warnings = [record.getMessage() for record in caplog.records if "BEHIND_PROXY" in record.getMessage()]
     assert len(warnings) == 1  # once a process, not once a request
-    staff = make_user("root", is_staff=True)
-    client.force_login(staff)
-    assert "BEHIND_PROXY" in client.get(reverse("healthz")).json()["warnings"][0]
+    staff = staff_client(make_user("root", is_staff=True), password)  # the details need a second factor
+    assert "BEHIND_PROXY" in staff.get(reverse("healthz")).json()["warnings"][0]
 
 
 @pytest.mark.django_db

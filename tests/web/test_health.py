@@ -12,6 +12,8 @@ from django.db.utils import ConnectionHandler
 
 from septica_site import health
 from septica_site.celery import app as celery_app
+from tests.second_factor import log_in
+from tests.second_factor import staff_client as logged_in_with_second_factor
 
 CLOSED_PORT_REDIS = "redis://127.0.0.1:1/0"
 
@@ -26,9 +28,9 @@ def hung_port():
 
 
 @pytest.fixture
-def staff_client(client, make_user):
-    client.force_login(make_user("root", is_staff=True))
-    return client
+def staff_client(make_user, password, account_limits_unused):
+    """Staff logged in with their password and a second factor."""
+    return logged_in_with_second_factor(make_user("root", is_staff=True), password)
 
 
 @pytest.fixture
@@ -120,6 +122,17 @@ def test_it_is_never_cached(client, db):
 
 @pytest.mark.django_db
 def test_anonymous_callers_see_only_ok_or_down(client, broken_database):
+    body = client.get("/healthz").json()
+
+    assert body == {"ok": False, "database": "down", "channel_layer": "ok", "broker": "ok"}
+
+
+@pytest.mark.django_db
+def test_staff_logged_in_with_a_password_alone_see_only_ok_or_down(client, make_user, password, broken_database,
+                                                                   account_limits_unused):
+    make_user("root", is_staff=True)
+    log_in(client, "root", password)
+
     body = client.get("/healthz").json()
 
     assert body == {"ok": False, "database": "down", "channel_layer": "ok", "broker": "ok"}
