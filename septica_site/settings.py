@@ -131,13 +131,32 @@ if DATABASE_URL:
         _database.setdefault("OPTIONS", {})["pool"] = {
             "min_size": env_int("DATABASE_POOL_MIN", 1),
             "max_size": env_int("DATABASE_POOL_MAX", 10),
-            "timeout": 10,
+            # A request waits this long for a connection, then answers 503 (septica_site/outage.py):
+            # with HTTP_THREADS under DATABASE_POOL_MAX it only ever waits for one being opened.
+            "timeout": env_int("DATABASE_POOL_TIMEOUT_MS", 500) / 1000,
+            # psycopg_pool tries again after 1, 2, 4, 8... s and lets no request start another
+            # attempt meanwhile: after an outage of 20 s the pool stayed empty for up to 16 s more.
+            # An attempt given up after this long lets the next request that waits start a new one.
+            "reconnect_timeout": 2.0,
         }
         # Pooled connections live as long as the process, so the move path's
         # statements (games/sql/move_rows.py) are prepared once per connection.
         # Django turns psycopg's preparing off unless told; only cursors that
         # bind on the server prepare, and the ORM's cursors bind on the client.
         _database["OPTIONS"].setdefault("prepare_threshold", 5)
+    if _database["ENGINE"] == "django.db.backends.postgresql":
+        # A database that stops answering (its host gone, the network cut: packets dropped,
+        # nothing refused) must not hold a request or a socket's move for the minutes TCP takes
+        # to give up. The kernel drops a connection whose sent data goes unacknowledged for
+        # DATABASE_TCP_TIMEOUT_MS (a SYN included) and probes an idle one every second; a slow
+        # query is not cut short, since the kernel acknowledges what it receives however busy
+        # PostgreSQL is. psycopg refuses a connect_timeout under 2 s.
+        _options = _database.setdefault("OPTIONS", {})
+        _options.setdefault("connect_timeout", 2)
+        _options.setdefault("tcp_user_timeout", env_int("DATABASE_TCP_TIMEOUT_MS", 500))
+        for _name, _value in (("keepalives", 1), ("keepalives_idle", 1), ("keepalives_interval", 1),
+                              ("keepalives_count", 3)):
+            _options.setdefault(_name, _value)
     _database.setdefault("TEST", {})["NAME"] = os.environ.get("DATABASE_TEST_NAME") or None
     DATABASES = {"default": _database}
 else:
@@ -193,9 +212,10 @@ if REDIS_URL:
             },
         }
     }
+    # Django's RedisCache; allauth's limit counts fall back to memory while Redis is away (septica_site/cache.py).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "septica_site.cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }

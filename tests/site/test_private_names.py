@@ -11,6 +11,8 @@ the (pinned) library removes or changes them:
 - channels_redis: septica_site/channels_redis_private.py (the loop layers).
 - kombu and celery: the Redis channel's second close (septica_site/celery.py),
   tested by tests/site/test_worker_survives_redis.py.
+- django-allauth: the shape of its cache keys (septica_site/allauth_private.py),
+  tested by tests/site/test_allauth_private.py.
 
 Also here, names that are not private but are undocumented insides the site
 leans on: what `connection.cursor()` does to a cursor (games/sql/prepared.py
