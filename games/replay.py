@@ -46,6 +46,16 @@ def logged_moves(match: Match) -> list[Move]:
     return list(Move.objects.filter(match=match).order_by("seq"))
 
 
+def moves_of_snapshot(match: Match) -> list[Move]:
+    """The logged moves that `match` (its row and table as read) stands after: of a match still being
+    played, only those before its seq, since a move is logged in the same commit that moves the row
+    on, and the moves read later may include some made since; of one that ended, the whole log."""
+    moves = Move.objects.filter(match=match)
+    if match.table.status == TableStatus.PLAYING:
+        moves = moves.filter(seq__lt=match.seq)
+    return list(moves.order_by("seq"))
+
+
 # --- checking -------------------------------------------------------------------
 @dataclass
 class Verdict:
@@ -71,9 +81,10 @@ def _plain(data):
 
 
 def verify(match: Match, moves: list[Move] | None = None) -> Verdict:
-    """Replay the match from its seed and log and compare with what is stored."""
+    """Replay the match from its seed and log and compare with what is stored (`moves`: by default
+    those its snapshot stands after, so a match still being played is checked as it was read)."""
     table = match.table
-    moves = logged_moves(match) if moves is None else moves
+    moves = moves_of_snapshot(match) if moves is None else moves
     verdict = Verdict(match.pk, moves=len(moves))
     _check_log(match, moves, verdict)
     if match.seed_sha256 != Match.hash_seed(match.seed):

@@ -102,3 +102,57 @@ def test_a_running_match_agrees_with_its_snapshot(alice, bob):
 def test_an_unknown_match_id_is_an_error(db):
     with pytest.raises(CommandError, match="no such match: 404"):
         call_command("verify_matches", "--match", "404", stdout=StringIO())
+
+
+# --- matches still being played while they are checked ----------------------------------
+def test_a_move_made_after_its_match_was_read_is_left_to_the_next_run(alice, bob, monkeypatch):
+    from games.management.commands import verify_matches
+
+    playing = seated_table(alice, [bob])
+    play_moves(playing, count=4)
+
+    def a_move_lands_then_verify(match):
+        play_moves(playing, count=1, seed=match.seq)  # committed after the command read the match's row
+        return verify(match)
+
+    monkeypatch.setattr(verify_matches, "verify", a_move_lands_then_verify)
+    code, out = run("--all")
+
+    assert code == 0, out
+    assert "1 matches checked, 0 differ" in out
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_played_while_all_are_checked_agree_and_a_tampered_one_still_differs(alice, bob, charlie):
+    import threading
+
+    from django.db import connections
+
+    checked_first = [finished_match(alice, [bob], rules="americana", options={"target": 101}, seed=seed)
+                     for seed in range(3)]  # lower ids: checked before the match being played is
+    tampered = play_moves(seated_table(alice, [charlie], rules="americana"), count=6)
+    Move.objects.filter(match=tampered, seq=3).delete()
+    playing = seated_table(bob, [charlie], rules="americana")
+    stop, runs = threading.Event(), []
+
+    def play_on():
+        try:
+            while not stop.is_set() and play_moves(playing, count=1, seed=len(runs)).to_move is not None:
+                pass
+        finally:
+            connections.close_all()
+
+    player = threading.Thread(target=play_on)
+    player.start()
+    try:
+        while len(runs) < 10 and player.is_alive():
+            runs.append(run("--all"))
+    finally:
+        stop.set()
+        player.join()
+
+    assert len(checked_first) == 3 and runs
+    for code, out in runs:
+        assert code == 1, out
+        assert f"match {tampered.pk}: DIFFERS" in out and f"match {playing.pk}" not in out, out
+        assert "5 matches checked, 1 differ" in out

@@ -26,7 +26,7 @@ class Command(BaseCommand):
             "--all",
             action="store_true",
             dest="include_all",
-            help="also check unfinished matches against their current snapshot",
+            help="also check matches still being played, each up to the moves its snapshot as read stands after",
         )
 
     def handle(self, *args, match_ids=None, include_all=False, **options):
