@@ -28,6 +28,7 @@ from django.db.models import Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from games.bot_names import FIRST_NAMES as BOT_FIRST_NAMES
 from games.models import BotLevel, BotStyle
 
 SKELETON_MAX_LENGTH = 255
@@ -49,6 +50,9 @@ _LATIN_LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
 _RESERVED_WORDS = ("bot", "bots", "robot", "roboti", "roboții", "robotul", "septica", "șeptică", "admin",
                    "administrator", "moderator", "moderators", "staff", "system", "sistem", "support", "suport")
 _BOT_WORDS = frozenset({"bot", "bots", "robot", "roboti", "robotul"})
+# What tables put between a bot's name and its level and style ("Ștefan · Medium,
+# balanced"), and the dots that pass for it (after NFKC, which folds a few more into these).
+_BADGE_SEPARATORS = frozenset("\u00b7\u2022\u2027\u2219\u22c5\u30fb\u2e31\u16eb")
 
 
 def normalise(name: str) -> str:
@@ -94,7 +98,7 @@ def _without_marks(text: str) -> str:
 @lru_cache(maxsize=1)
 def _reserved_keys() -> frozenset[str]:
     """Every name the site or its bots go by, in each of the site's languages, as diacritic-free keys."""
-    names = set(_RESERVED_WORDS)
+    names = set(_RESERVED_WORDS) | set(BOT_FIRST_NAMES)
     for code, _name in settings.LANGUAGES:
         with translation.override(code):
             bot = _("Bot")
@@ -114,7 +118,7 @@ def is_reserved(name: str) -> bool:
     return bool(_BOT_WORDS.intersection(words)) or _without_marks(skeleton(name)) in _reserved_keys()
 
 
-def _check_content(name: str) -> None:
+def _check_content(name: str, bots_too: bool = True) -> None:
     if has_hidden_characters(name):
         raise ValidationError(
             _("Names cannot contain invisible, control or text-direction characters."), code="hidden_characters")
@@ -123,7 +127,7 @@ def _check_content(name: str) -> None:
     if confusables.is_dangerous(name, preferred_aliases=["latin"]):
         raise ValidationError(
             _("Write the name in one alphabet: it mixes letters that look like Latin ones."), code="mixed_script")
-    if is_reserved(name):
+    if bots_too and is_reserved(name):
         raise ValidationError(_("This name is kept for the site and its bots."), code="reserved")
 
 
@@ -173,7 +177,13 @@ def clean_display_name(display_name: str, user) -> str:
     name = normalise(display_name)
     if not name:
         return ""
-    _check_content(name)
+    # A name kept as it was stays (set before a rule about bots came; at a table
+    # a bot takes another name than a person's there, games/bot_names.py).
+    new = name != normalise(user.display_name or "")
+    _check_content(name, bots_too=new)
+    if new and _BADGE_SEPARATORS.intersection(name):
+        raise ValidationError(
+            _("Names cannot contain “·”: tables put it between a bot's name and its level."), code="badge_separator")
     if lookalike_taken(name, exclude_user_pk=user.pk):
         raise _lookalike_error()
     return name

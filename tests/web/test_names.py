@@ -54,6 +54,13 @@ REFUSED_DISPLAY_NAMES = {
     "the site's name": ("Septica", "kept for the site and its bots"),
     "admin": ("ADMIN", "kept for the site and its bots"),
     "moderator": ("Moderator", "kept for the site and its bots"),
+    "a bot's first name": ("Ilinca", "kept for the site and its bots"),
+    "a bot's first name with a cedilla": ("Ştefan", "kept for the site and its bots"),
+    "a bot's first name without diacritics": ("madalina", "kept for the site and its bots"),
+    "a bot's badge at tables": ("Ștefan · Medium, balanced", "·"),
+    "a person's name in a bot's badge": ("Ana · Medium, balanced", "·"),
+    "a middle dot between names": ("Ana·Maria", "·"),
+    "a look-alike of the middle dot": ("Ana • Expert", "·"),
 }
 
 
@@ -71,7 +78,8 @@ def test_a_display_name_that_passes_for_someone_else_or_hides_characters_is_refu
     assert alice.display_name == "Alice"
 
 
-@pytest.mark.parametrize("display_name", ["Ștefan", "Ioana-Mădălina", "Țuțu Brăileanu", "Дмитрий", "Zoë", "Alice"])
+@pytest.mark.parametrize("display_name", ["Ștefania", "Ioana-Mădălina", "Țuțu Brăileanu", "Дмитрий", "Zoë", "Alice",
+                                          "Ilinca Popescu"])
 def test_ordinary_names_with_diacritics_and_other_alphabets_are_accepted(client, alice, bob, display_name):
     client.force_login(alice)
 
@@ -102,11 +110,11 @@ def test_ones_own_username_may_be_the_display_name(client, make_user):
     assert ana.display_name == "Ana"
 
 
-def test_a_username_ștefan_blocks_a_cedilla_ştefan_display_name(client, alice, make_user):
-    make_user("Ștefan")
+def test_a_username_ștefania_blocks_a_cedilla_ştefania_display_name(client, alice, make_user):
+    make_user("Ștefania")
     client.force_login(alice)
 
-    response = save_profile(client, "Ştefan")  # s with cedilla, not comma below
+    response = save_profile(client, "Ştefania")  # s with cedilla, not comma below
 
     assert any("looks too much like" in text for text in field_errors(response, "display_name"))
     alice.refresh_from_db()
@@ -126,6 +134,9 @@ REFUSED_USERNAMES = {
     "admin": ("admin", "kept for the site and its bots"),
     "the site's name": ("septica", "kept for the site and its bots"),
     "full-width letters": ("ｚｅｄ", "plain letters: zed"),
+    "a bot's first name": ("Ilinca", "kept for the site and its bots"),
+    "a bot's first name in small letters": ("ilinca", "kept for the site and its bots"),
+    "a bot's first name without its comma below": ("Stefan", "kept for the site and its bots"),
 }
 
 
@@ -154,7 +165,7 @@ def test_a_username_whose_display_name_is_taken_by_its_look_alike_is_refused(cli
     assert not User.objects.filter(username="IoanaMădălina").exists()
 
 
-@pytest.mark.parametrize("username", ["ștefan", "ioana-mădălina", "dana"])
+@pytest.mark.parametrize("username", ["ștefania", "ioana-mădălina", "dana", "ilinca_pop"])
 def test_ordinary_usernames_sign_up(client, alice, username):
     response = sign_up(client, username)
 
@@ -189,3 +200,39 @@ def test_the_migration_gives_existing_accounts_their_keys():
         executor.migrate(executor.loader.graph.leaf_nodes())
 
     assert list(User.objects.values_list("username_key", "display_name_key")) == [("stefan", "ștefanceimare")]
+
+
+def test_no_bot_first_name_is_a_username_in_any_case_or_spelling(client, db):
+    from games.bot_names import FIRST_NAMES, folded
+
+    for name in FIRST_NAMES:
+        for spelling in {name, name.lower(), name.upper(), folded(name)}:
+            response = sign_up(client, spelling, email=f"{folded(name)}@example.com")
+            assert response.status_code == 200, spelling
+            assert any("kept for the site and its bots" in text for text in field_errors(response, "username")), \
+                (spelling, field_errors(response, "username"))
+    assert not User.objects.exists()
+
+
+def test_a_display_name_kept_as_it_was_is_not_refused_for_a_bot_s_name(client, make_user):
+    # Set before bots' names were kept; at a table, a bot takes another name than a person's there.
+    ilinca = make_user("ilinca_pop", display_name="Ilinca")
+    client.force_login(ilinca)
+
+    response = client.post(reverse("profile"), {"display_name": "Ilinca", "preferred_language": "ro"})
+
+    assert response.status_code == 302
+    ilinca.refresh_from_db()
+    assert ilinca.preferred_language == "ro" and ilinca.display_name == "Ilinca"
+
+
+def test_the_middle_dot_is_refused_in_romanian_too(alice):
+    from django.core.exceptions import ValidationError
+    from django.utils import translation
+
+    from accounts.names import clean_display_name
+
+    with translation.override("ro"), pytest.raises(ValidationError) as refusal:
+        clean_display_name("Ana · Mediu, echilibrat", alice)
+
+    assert refusal.value.messages == ["Numele nu pot conține „·”: mesele îl pun între numele unui robot și nivelul lui."]
