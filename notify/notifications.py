@@ -43,6 +43,13 @@ def notify(user, kind: str, *, title: str, body: str = "", url: str = "", tag: s
     return notification
 
 
+def take_back(user_ids, tag: str) -> int:
+    """Forget the unread notifications tagged `tag` of these people (what they told of is over); how many.
+
+    A push already delivered stays on the device: the Push API recalls nothing."""
+    return Notification.objects.filter(user_id__in=list(user_ids), tag=tag, read_at__isnull=True).delete()[0]
+
+
 def wants(user, kind: str, channel: str) -> bool:
     """Whether `user` left `kind` on for `channel`.
 

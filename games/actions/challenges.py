@@ -115,13 +115,14 @@ def withdraw_challenge(challenge_id, user) -> Challenge:
         if table.status != TableStatus.OPEN:
             raise Conflict(_("The match has started: the challenge can no longer be withdrawn."),
                            code="challenge_started")
-        pending = list(challenge.invites.filter(status=ChallengeStatus.PENDING).values_list("pk", flat=True))
+        pending = dict(challenge.invites.filter(status=ChallengeStatus.PENDING).values_list("pk", "invitee_id"))
         ChallengeInvite.objects.filter(pk__in=pending).update(
             status=ChallengeStatus.WITHDRAWN, answered_at=timezone.now())
         table.status = TableStatus.ABORTED
         table.save(update_fields=["status"])
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed(table.pk)
+        on_commit.invites_closed(challenge.pk, list(pending.values()))
     return challenge
 
 
@@ -138,6 +139,7 @@ def _close_invites(challenge: Challenge, invite_ids: list[int], status: str) -> 
         table.save(update_fields=["status"])
     on_commit.table_changed(table.pk)
     on_commit.lobby_changed(table.pk)
+    on_commit.invites_closed(challenge.pk, invitees)
     for invitee in invitees:
         on_commit.matches_changed(invitee, table.pk)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from ..after_commit import abort_requests, analysis, finished, publish, turns, your_move
+from ..after_commit import abort_requests, analysis, challenges, finished, publish, turns, your_move
 from ..models import Match, Seat, Table
 
 
@@ -53,6 +53,12 @@ def lobby_changed(table_id: int) -> None:
 def matches_changed(user_id: int, table_id: int) -> None:
     """One person's My matches refresh (a moderator took their seat away)."""
     transaction.on_commit(lambda: publish.matches_changed(user_id, table_id))
+
+
+def invites_closed(challenge_id: int, invitee_ids: list[int]) -> None:
+    """Invites of a challenge were answered, withdrawn or expired: their unread notifications go."""
+    if invitee_ids:
+        transaction.on_commit(lambda: challenges.invite_closed(challenge_id, invitee_ids))
 
 
 def turn_changed(match_id: int, seq: int) -> None:

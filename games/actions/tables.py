@@ -210,8 +210,10 @@ def join_table(table_id: int, user, invite_code: str | None = None) -> Seat:
             free.save(update_fields=["user", "joined_at"])
         except IntegrityError:
             raise Conflict(_("You already sit at this table.")) from None
-        ChallengeInvite.objects.filter(challenge__table=table, invitee=user, status=ChallengeStatus.PENDING).update(
-            status=ChallengeStatus.ACCEPTED, answered_at=free.joined_at)
+        invited = ChallengeInvite.objects.filter(challenge__table=table, invitee=user, status=ChallengeStatus.PENDING)
+        for challenge_id in set(invited.values_list("challenge_id", flat=True)):
+            on_commit.invites_closed(challenge_id, [user.pk])
+        invited.update(status=ChallengeStatus.ACCEPTED, answered_at=free.joined_at)
         _start_if_full(table, seats)
         on_commit.table_changed(table.pk)
         on_commit.lobby_changed(table.pk)

@@ -172,3 +172,51 @@ def test_the_challengers_list_says_the_seats_wait_for_the_invited_not_for_a_rema
     page = client.get("/matches/").content.decode()
     assert page.count(">Seat kept for an invited player</span>") == 2  # Bob's seat and Charlie's
     assert ">Seat kept for a rematch<" not in page
+
+
+# --- A challenge answered or withdrawn takes its unread notification back ------------------
+def unread_challenges(client, person) -> tuple[int, list[str], int]:
+    """What `person` sees: the unread count, the notifications' titles, and the challenges the page lists."""
+    client.force_login(person)
+    answer = client.get("/api/notifications").json()
+    page = client.get("/notifications/").content.decode()
+    return answer["unread"], [n["title"] for n in answer["notifications"]], page.count("Alice challenges you")
+
+
+def test_a_challenge_withdrawn_at_once_leaves_no_notification(client, made, alice, bob, charlie,
+                                                              django_capture_on_commit_callbacks):
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(client, f"/api/challenges/{made['id']}/withdraw").status_code == 200
+
+    assert unread_challenges(client, bob) == (0, [], 0)
+    assert unread_challenges(client, charlie) == (0, [], 0)
+
+
+@pytest.mark.parametrize("answer", ["accept", "decline"])
+def test_answering_a_challenge_takes_its_notification_away(client, made, bob, charlie, answer,
+                                                           django_capture_on_commit_callbacks):
+    client.force_login(bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert post(client, f"/api/challenges/{made['id']}/{answer}").status_code == 200
+
+    assert unread_challenges(client, bob) == (0, [], 0)
+    assert unread_challenges(client, charlie) == (1, ["Alice challenges you"], 1)  # still waiting for an answer
+
+
+def test_an_expired_challenge_takes_its_notification_away(made, bob, django_capture_on_commit_callbacks):
+    Challenge.objects.update(expires_at=timezone.now() - timedelta(minutes=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        expire_challenges()
+
+    assert not Notification.objects.filter(kind="challenge", read_at__isnull=True).exists()
+
+
+def test_a_challenge_notification_already_read_stays_in_the_list(client, made, alice, bob,
+                                                                django_capture_on_commit_callbacks):
+    Notification.objects.filter(user=bob).update(read_at=timezone.now())
+    client.force_login(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(client, f"/api/challenges/{made['id']}/withdraw")
+
+    assert Notification.objects.filter(user=bob, kind="challenge").count() == 1
