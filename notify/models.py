@@ -61,6 +61,9 @@ class PushSubscription(models.Model):
     user_agent = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     last_sent_at = models.DateTimeField(null=True, blank=True)
+    # Deliveries in a row that got no answer (a timeout, a refused connection, an address
+    # push may not reach); at UNANSWERED_MAX the device is dropped as a gone one is.
+    unanswered = models.PositiveSmallIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"push subscription {self.pk} of {self.user}"

@@ -6,9 +6,12 @@ VAR_DIR/vapid.json; the file is written whole under a temporary name and
 linked into place, so two processes starting at once end up with the same key.
 
 What leaves the server is the payload `{"title", "body", "url", "tag"}`,
-encrypted for each subscription (aes128gcm). A subscription the push service
-answers 404 or 410 for is gone from the browser: its row is deleted. Logs name
-subscriptions by id only, never their endpoint or keys.
+encrypted for each subscription (aes128gcm), sent only to an address
+notify/addresses.py approves, with short timeouts (PUSH_CONNECT_TIMEOUT_SECONDS,
+PUSH_READ_TIMEOUT_SECONDS). A subscription the push service answers 404 or 410
+for is gone from the browser: its row is deleted; so is one that went
+unanswered twice in a row. Logs name subscriptions by id only, never their
+endpoint or keys.
 """
 
 from __future__ import annotations
@@ -20,21 +23,26 @@ import json
 import logging
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives import serialization
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.db.models import F
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from . import addresses
 from .models import Notification, PushSubscription
 
 logger = logging.getLogger(__name__)
 
 GONE = (404, 410)
+# A device whose push service did not answer this many deliveries in a row is dropped as a gone one.
+UNANSWERED_MAX = 2
 # How long a push service keeps a message for a device that is offline.
 TIME_TO_LIVE_SECONDS = 12 * 3600
 SENT_CLAIM_SECONDS = 2 * 86400
@@ -106,6 +114,7 @@ class Sent:
     delivered: int = 0
     gone: int = 0
     failed: int = 0
+    over_bound: bool = False
 
 
 def payload(notification: Notification) -> str:
@@ -118,25 +127,57 @@ def send(notification: Notification) -> Sent:
 
     Claimed per (notification, subscription) in the cache, so a task run
     twice sends nothing the second time; a claim whose send failed for a
-    reason that may pass is let go, for the task's retry.
+    reason that may pass is let go, for the task's retry. A person gets at
+    most PUSH_DELIVERIES_PER_MINUTE pushes a minute: the rest are only in the page.
     """
+    subscriptions = list(PushSubscription.objects.filter(user_id=notification.user_id))
+    if subscriptions and not within_bound(notification):
+        logger.info("push of notification %s not sent: its person had their pushes for this minute", notification.pk)
+        return Sent(over_bound=True)
     delivered = gone = failed = 0
     data = payload(notification)
-    for subscription in PushSubscription.objects.filter(user_id=notification.user_id):
+    for subscription in subscriptions:
         claim = _claim_key(notification, subscription)
         if not cache.add(claim, 1, timeout=SENT_CLAIM_SECONDS):
             continue
         status = _push(subscription, data)
-        if status in GONE:
+        if status in GONE or (status is None and _unanswered_again(subscription)):
             subscription.delete()
             gone += 1
         elif status is not None and status < 300:
-            PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now())
+            PushSubscription.objects.filter(pk=subscription.pk).update(last_sent_at=timezone.now(), unanswered=0)
             delivered += 1
         else:
+            if status is not None:
+                PushSubscription.objects.filter(pk=subscription.pk).update(unanswered=0)
             cache.delete(claim)
             failed += 1
     return Sent(delivered, gone, failed)
+
+
+def _unanswered_again(subscription: PushSubscription) -> bool:
+    """Count one more delivery without an answer; whether that makes it UNANSWERED_MAX in a row."""
+    PushSubscription.objects.filter(pk=subscription.pk).update(unanswered=F("unanswered") + 1)
+    unanswered = PushSubscription.objects.filter(pk=subscription.pk).values_list("unanswered", flat=True).first()
+    return unanswered is not None and unanswered >= UNANSWERED_MAX
+
+
+def within_bound(notification: Notification) -> bool:
+    """Count this push against its person's minute; True while within PUSH_DELIVERIES_PER_MINUTE.
+
+    Counted in the cache, so it holds across workers; a cache that cannot be
+    reached lets the push go (a lost bound costs less than a lost push)."""
+    user = notification.user
+    minute = int(time.time() // 60)
+    # date_joined too: on SQLite a rolled-back id comes back for another person.
+    key = f"septica:push-minute:{user.pk}:{user.date_joined.timestamp():.6f}:{minute}"
+    try:
+        cache.add(key, 0, timeout=120)
+        return cache.incr(key) <= settings.PUSH_DELIVERIES_PER_MINUTE
+    except Exception:
+        logger.warning("could not count the pushes of notification %s's person: sending it", notification.pk,
+                       exc_info=True)
+        return True
 
 
 def _claim_key(notification: Notification, subscription: PushSubscription) -> str:
@@ -145,16 +186,23 @@ def _claim_key(notification: Notification, subscription: PushSubscription) -> st
 
 
 def _push(subscription: PushSubscription, data: str) -> int | None:
-    """The push service's status for one message, None when it could not be reached."""
-    info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
+    """The push service's status for one message, None when it could not be reached or may not be."""
     try:
-        response = webpush(info, data, vapid_private_key=vapid(), vapid_claims={"sub": settings.VAPID_SUBJECT},
-                           ttl=TIME_TO_LIVE_SECONDS, timeout=settings.PUSH_TIMEOUT_SECONDS)
+        destination = addresses.checked(subscription.endpoint)
+    except addresses.Refused as refusal:
+        logger.warning("push to subscription %s not sent: %s", subscription.pk, refusal)
+        return None
+    info = {"endpoint": subscription.endpoint, "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}}
+    timeout = (settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_READ_TIMEOUT_SECONDS)
+    try:
+        with addresses.session_to(destination) as session:
+            response = webpush(info, data, vapid_private_key=vapid(), vapid_claims={"sub": settings.VAPID_SUBJECT},
+                               ttl=TIME_TO_LIVE_SECONDS, timeout=timeout, requests_session=session)
     except WebPushException as refused:
         status = refused.response.status_code if refused.response is not None else None
         logger.warning("push to subscription %s refused with %s", subscription.pk, status)
         return status
-    except OSError as error:  # requests' connection errors among them
+    except OSError as error:  # requests' connection errors and timeouts among them
         logger.warning("push to subscription %s failed: %s", subscription.pk, type(error).__name__)
         return None
     return response.status_code

@@ -3,25 +3,27 @@
 A subscription is a browser's: an https endpoint at its push service, its
 P-256 public key (65 bytes, an uncompressed point) and a 16-byte auth
 secret, all as the Push API's `PushSubscription.toJSON()` gives them. Anything
-else is refused whole, with a code, and nothing is stored.
+else, or an endpoint push may not reach (notify/addresses.py), is refused
+whole, with a code, and nothing is stored. A person's devices beyond
+PUSH_DEVICES_MAX are dropped oldest first (a browser that resubscribes leaves
+its old one behind).
 """
 
 from __future__ import annotations
 
 import binascii
-import ipaddress
-from urllib.parse import urlsplit
+import hmac
 
 from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
 from django.db import transaction
 
+from . import addresses
 from .models import PushSubscription
 from .push import b64url_decode
 
 ENDPOINT_MAX = PushSubscription._meta.get_field("endpoint").max_length
 USER_AGENT_MAX = PushSubscription._meta.get_field("user_agent").max_length
-# A person's devices beyond this many are dropped oldest first (a browser that resubscribes leaves its old one).
-DEVICES_MAX = 20
 
 
 class BadSubscription(ValueError):
@@ -32,13 +34,21 @@ class BadSubscription(ValueError):
 
 
 def subscribe(user, body: object, user_agent: str = "") -> PushSubscription:
-    """Keep this device for `user` (the same endpoint again updates its keys)."""
+    """Keep this device for `user` (the same endpoint again updates its keys).
+
+    An endpoint another account holds moves to `user` only from the browser
+    that made it (the same auth secret: one browser signing into another
+    account); anyone else who learned the endpoint is refused."""
     endpoint, p256dh, auth = checked(body)
     with transaction.atomic():
+        held = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
+        if held is not None and held.user_id != user.pk and not hmac.compare_digest(held.auth, auth):
+            raise BadSubscription("endpoint_taken", "This endpoint is another account's device: subscribe again "
+                                  "from that browser (it makes a new endpoint) to take push here.")
         subscription, _ = PushSubscription.objects.update_or_create(
-            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth,
+            endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth, "unanswered": 0,
                                          "user_agent": user_agent[:USER_AGENT_MAX]})
-        kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")[:DEVICES_MAX]
+        kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")[:settings.PUSH_DEVICES_MAX]
         PushSubscription.objects.filter(user=user).exclude(pk__in=list(kept.values_list("pk", flat=True))).delete()
     return subscription
 
@@ -64,22 +74,11 @@ def checked(body: object) -> tuple[str, str, str]:
 def _endpoint(endpoint: object) -> str:
     if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_MAX:
         raise BadSubscription("bad_endpoint", f"The endpoint must be an https URL of at most {ENDPOINT_MAX} characters.")
-    parts = urlsplit(endpoint)
-    if parts.scheme != "https" or not parts.hostname or parts.username or parts.password:
-        raise BadSubscription("bad_endpoint", "The endpoint must be an https URL at a push service.")
-    if _is_local(parts.hostname):
-        raise BadSubscription("bad_endpoint", "The endpoint must be at a push service on the internet.")
-    return endpoint
-
-
-def _is_local(hostname: str) -> bool:
-    if hostname == "localhost" or hostname.endswith((".localhost", ".local", ".internal")):
-        return True
     try:
-        address = ipaddress.ip_address(hostname.strip("[]"))
-    except ValueError:
-        return False
-    return not address.is_global
+        addresses.checked(endpoint)
+    except addresses.Refused as refusal:
+        raise BadSubscription("bad_endpoint", str(refusal)) from None
+    return endpoint
 
 
 def _decoded(text: object, code: str, message: str) -> bytes:

@@ -7,6 +7,7 @@ The README lists every variable.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from datetime import timedelta
@@ -252,6 +253,12 @@ if not REDIS_URL:
     # The in-memory broker is polled: every second by default, which would make
     # each bot move wait up to a second for the embedded worker to notice it.
     CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.01
+# Pushes and e-mails wait on other hosts: they go to a queue of their own, taken by
+# workers of their own (`celery -A septica_site worker -Q notify`; embedded, threads of
+# their own), so a host that never answers holds up no bot's turn.
+NOTIFY_QUEUE = "notify"
+CELERY_TASK_ROUTES = {name: {"queue": NOTIFY_QUEUE} for name in (
+    "notify.deliver_push", "games.your_move_email", "games.tasks.remind")}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
@@ -431,7 +438,20 @@ VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:noreply@septica.local").strip()
 if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     raise ImproperlyConfigured("VAPID_SUBJECT must be a mailto: address or an https:// URL.")
-PUSH_TIMEOUT_SECONDS = _env_seconds("PUSH_TIMEOUT_SECONDS", 10.0)
+# A push service answers within a second; one that does not is not waited for long.
+PUSH_CONNECT_TIMEOUT_SECONDS = _env_seconds("PUSH_CONNECT_TIMEOUT_SECONDS", 3.0)
+PUSH_READ_TIMEOUT_SECONDS = _env_seconds("PUSH_READ_TIMEOUT_SECONDS", 5.0)
+# Devices one person may have take push (the newest kept), and pushes one person gets a minute.
+PUSH_DEVICES_MAX = env_int("PUSH_DEVICES_MAX", 5)
+PUSH_DELIVERIES_PER_MINUTE = env_int("PUSH_DELIVERIES_PER_MINUTE", 10)
+# Push reaches only public addresses; these networks too (CIDRs; the tests' own push
+# services on 127.0.0.0/8), over plain http and on any port as well.
+PUSH_ALLOWED_NETWORKS = env_list("PUSH_ALLOWED_NETWORKS", [])
+for _network in PUSH_ALLOWED_NETWORKS:
+    try:
+        ipaddress.ip_network(_network)
+    except ValueError:
+        raise ImproperlyConfigured(f"PUSH_ALLOWED_NETWORKS: {_network!r} is not a network (e.g. 10.0.0.0/8).") from None
 # Reminders (games/after_commit/reminders.py): tables with at least this much time per move.
 REMINDER_MIN_SECONDS_PER_MOVE = env_int("REMINDER_MIN_SECONDS_PER_MOVE", 3600)
 

@@ -110,6 +110,14 @@ def fresh_account_limits():
     yield
 
 
+@pytest.fixture(autouse=True)
+def push_services_resolve(monkeypatch):
+    """No DNS where the tests run: the push services' names they subscribe at resolve (tests/notify/dns.py)."""
+    from tests.notify.dns import PUBLIC_NAMES, resolving
+
+    monkeypatch.setattr("notify.addresses.getaddrinfo", resolving(PUBLIC_NAMES))
+
+
 @pytest.fixture
 def account_limits_unused():
     """For the account tests: allauth's limits start unused whatever the cache (they use no worker)."""
@@ -211,8 +219,17 @@ def running_worker(django_db_setup):
         return
     from tests.quiet import SESSION_WORKERS
 
+    # Pushes and e-mails have a worker of their own (settings.NOTIFY_QUEUE), which reaches
+    # the tests' push services on 127.0.0.1.
+    SESSION_WORKERS.append(worker_name("notify"))
+    notify_worker = worker_process(SESSION_WORKERS[-1], "--queues", settings.NOTIFY_QUEUE,
+                                   PUSH_ALLOWED_NETWORKS="127.0.0.0/8")
+    next(notify_worker)
     SESSION_WORKERS.append(worker_name("tests"))
-    yield from worker_process(SESSION_WORKERS[-1])
+    try:
+        yield from worker_process(SESSION_WORKERS[-1])
+    finally:
+        notify_worker.close()
 
 
 def worker_name(prefix: str) -> str:
@@ -223,16 +240,17 @@ def worker_name(prefix: str) -> str:
     return f"{prefix}-{os.getpid()}@{socket.gethostname()}"
 
 
-def worker_process(name: str):
-    """A `celery worker` process of four threads called `name`, on this process's broker, until closed."""
+def worker_process(name: str, *options: str, **environment: str):
+    """A `celery worker` process of four threads called `name`, on this process's broker, until closed
+    (`options` added to its command line, `environment` to its environment)."""
     import subprocess
     import sys
     import time
 
     command = [sys.executable, "-m", "celery", "-A", "septica_site", "worker", "--pool", "threads",
                "--concurrency", "4", "--loglevel", "WARNING", "--without-gossip", "--without-mingle",
-               "--hostname", name]
-    process = subprocess.Popen(command, env=worker_environment(), start_new_session=True)
+               "--hostname", name, *options]
+    process = subprocess.Popen(command, env=worker_environment(**environment), start_new_session=True)
     try:
         from septica_site.celery import app
 

@@ -18,6 +18,12 @@ def own_vapid_key(settings, tmp_path):
 
 
 @pytest.fixture
-def push_service():
+def push_service(reach_the_local_push_services):
     with PushService() as service:
         yield service
+
+
+@pytest.fixture
+def reach_the_local_push_services(settings):
+    """The tests' push services listen on 127.0.0.1, which a site reaches only when told to."""
+    settings.PUSH_ALLOWED_NETWORKS = ["127.0.0.0/8"]

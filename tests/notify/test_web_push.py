@@ -72,14 +72,14 @@ def test_every_device_of_the_person_gets_it_and_nobody_else(alice, bob, push_ser
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_a_subscription_the_service_says_is_gone_is_deleted(bob, status, sent_tasks):
+def test_a_subscription_the_service_says_is_gone_is_deleted(bob, status, sent_tasks, reach_the_local_push_services):
     with PushService(status=status) as service:
         service.subscribe(bob, Browser())
         assert deliver_push(your_move(bob).pk) == 0
     assert not PushSubscription.objects.filter(user=bob).exists()
 
 
-def test_a_service_that_fails_keeps_the_subscription_and_a_retry_sends(bob, sent_tasks):
+def test_a_service_that_fails_keeps_the_subscription_and_a_retry_sends(bob, sent_tasks, reach_the_local_push_services):
     with PushService(status=500) as service:
         service.subscribe(bob, Browser())
         notification = your_move(bob)

@@ -1,0 +1,124 @@
+"""Where web push may connect: the one check of a push endpoint's address, and a session
+that connects to the address the check approved.
+
+A browser's push endpoint is an https URL at its push service, on port 443.
+Anything else, and any host that does not resolve or resolves (even in part) to
+an address that is not public, could aim the site's own requests inside its
+network, so it is refused when a device subscribes and again at every delivery
+(a name may point elsewhere by then). The name is looked up once, here: the
+request then goes to the address checked, with the name kept for the Host
+header, TLS's server name and the certificate's check, so a second lookup cannot
+answer differently. PUSH_ALLOWED_NETWORKS adds networks (the tests' push services
+on 127.0.0.0/8) that are taken over plain http and on any port too.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from socket import IPPROTO_TCP, SOCK_STREAM, gaierror, getaddrinfo
+from urllib.parse import urlsplit
+
+import requests
+from django.conf import settings
+from requests.adapters import HTTPAdapter
+
+# Every browser's push service (Google's, Mozilla's, Apple's, Microsoft's) listens on 443;
+# another port only serves to point the site at something that is not a push service.
+PUSH_PORT = 443
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+class Refused(ValueError):
+    """An endpoint push may not reach; the message says why, naming no address."""
+
+
+@dataclass(frozen=True)
+class Destination:
+    scheme: str
+    hostname: str
+    port: int
+    address: str  # the one connected to
+
+
+def checked(endpoint: str) -> Destination:
+    """Where `endpoint` may be reached, or Refused."""
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        raise Refused("The endpoint's port is not a number.") from None
+    if parts.scheme not in ("https", "http") or not parts.hostname or parts.username or parts.password:
+        raise Refused("The endpoint must be an https URL at a push service.")
+    addresses = resolved(parts.hostname, port)
+    if all(allowed_network(address) for address in addresses):
+        return Destination(parts.scheme, parts.hostname, port, str(addresses[0]))
+    if not all(public(address) for address in addresses):
+        raise Refused("The endpoint must be at a push service on the internet, not at a private or local address.")
+    if parts.scheme != "https" or port != PUSH_PORT:
+        raise Refused(f"The endpoint must be an https URL on port {PUSH_PORT}, as push services' are.")
+    return Destination(parts.scheme, parts.hostname, port, str(addresses[0]))
+
+
+def resolved(hostname: str, port: int) -> list[Address]:
+    try:
+        answers = getaddrinfo(hostname, port, type=SOCK_STREAM, proto=IPPROTO_TCP)
+    except (gaierror, UnicodeError, OSError):
+        raise Refused("The endpoint's host name does not resolve.") from None
+    addresses = [ipaddress.ip_address(answer[4][0].split("%")[0]) for answer in answers]
+    if not addresses:
+        raise Refused("The endpoint's host name does not resolve.")
+    return addresses
+
+
+def public(address: Address) -> bool:
+    """Whether `address` is on the public internet: every address an IPv6 one carries an IPv4 one in too."""
+    if address.is_multicast or not address.is_global:
+        return False
+    if isinstance(address, ipaddress.IPv6Address):
+        carried = [address.ipv4_mapped, address.sixtofour, address.teredo and address.teredo[1]]
+        return all(public(inner) for inner in carried if inner is not None)
+    return True
+
+
+def allowed_network(address: Address) -> bool:
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return any(address in ipaddress.ip_network(network) for network in settings.PUSH_ALLOWED_NETWORKS)
+
+
+# --- connecting ----------------------------------------------------------------------------------
+class _PinnedAdapter(HTTPAdapter):
+    """Connects to the checked address whatever the URL's host, and checks TLS for the name."""
+
+    def __init__(self, destination: Destination):
+        self.destination = destination
+        super().__init__(max_retries=0)
+
+    def build_connection_pool_key_attributes(self, request, verify, cert=None):
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+        host_params["host"] = self.destination.address
+        if host_params["scheme"] == "https":
+            pool_kwargs["server_hostname"] = self.destination.hostname
+            pool_kwargs["assert_hostname"] = self.destination.hostname
+        return host_params, pool_kwargs
+
+    def send(self, request, *args, **kwargs):
+        request.headers["Host"] = urlsplit(request.url).netloc
+        return super().send(request, *args, **kwargs)
+
+
+class _NoRedirects(requests.Session):
+    def get_redirect_target(self, response):
+        return None  # a redirect would lead to an address nobody checked
+
+
+def session_to(destination: Destination) -> requests.Session:
+    """A session whose every request goes to `destination.address`, following no redirect and no proxy."""
+    session = _NoRedirects()
+    session.trust_env = False  # a proxy from the environment would do its own lookup
+    adapter = _PinnedAdapter(destination)
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+    return session

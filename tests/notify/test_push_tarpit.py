@@ -1,0 +1,53 @@
+"""A person whose devices sit at a host that never answers cannot hold up anybody else's
+game: pushes go out on workers of their own, with short timeouts, to a few devices."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from django.conf import settings
+
+from games import actions
+from notify.models import NotificationKind, PushSubscription
+from notify.notifications import notify
+from tests.bots.conftest import match_of, table_against_a_bot, wait_for
+from tests.notify.push_service import Browser
+from tests.notify.tarpit import Tarpit
+from tests.play import pick_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def bot_answer_seconds(table, person, rng) -> float:
+    """How long the bot took to hand the turn back to `person` after the move that passed it the turn."""
+    while True:
+        match = match_of(table)
+        assert match.to_move == 0, "the match ended"
+        started = time.monotonic()
+        actions.play_move(table.pk, person, match.seq, pick_move(match.game().view(0), rng))
+        if match_of(table).to_move != 0:
+            break
+    assert wait_for(lambda: match_of(table).to_move in (0, None), timeout=30), "the bot never answered"
+    return time.monotonic() - started
+
+
+def test_pushes_to_a_host_that_never_answers_do_not_delay_a_bot_at_another_table(
+        running_worker, alice, bob, reach_the_local_push_services):
+    table = table_against_a_bot(bob)
+    rng = random.Random(5)
+    before = bot_answer_seconds(table, bob, rng)
+
+    with Tarpit() as tarpit:
+        for device in range(getattr(settings, "PUSH_DEVICES_MAX", 20)):
+            PushSubscription.objects.create(user=alice, endpoint=tarpit.url(f"/push/{device}"), **Browser().keys())
+        for challenge in range(8):
+            notify(alice, NotificationKind.CHALLENGE, title=f"Challenge {challenge}", tag=f"challenge-{challenge}")
+        assert tarpit.wait_for_connections(2, timeout=10), "no push reached the host"
+
+        during = bot_answer_seconds(table, bob, rng)
+
+    assert during < before + 1.0, f"the bot answered in {during:.1f} s (before the pushes: {before:.2f} s)"
+    # The host hung up: its devices fail twice more at most and are dropped, and the worker is idle again.
+    assert wait_for(lambda: not PushSubscription.objects.filter(user=alice).exists(), timeout=60)
