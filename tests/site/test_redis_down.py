@@ -2,7 +2,8 @@
 
 Two servers and a worker run on a Redis of this test's own (never the shared
 one). While it is down, pages, /healthz and the API answer at once and moves
-are stored; a new socket is refused cleanly (the page polls meanwhile). When
+are stored; a new socket is refused cleanly (the page polls meanwhile). Signing
+up, logging in and asking for a password reset work. When
 it is back, without a restart (the worker too): the bot's reply that could not be queued is
 played, and a socket on the other server that missed a move hears of it.
 """
@@ -17,7 +18,9 @@ import signal
 import subprocess
 import sys
 import time
+from http.cookies import SimpleCookie
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from django.db import connection
@@ -35,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"
 QUICK = 2.0  # seconds: what "answers at once" allows on this shared machine
 CATCH_UP = 15.0  # seconds after Redis is back
+NEW_PASSWORD = "a-whole-new-deck-42"
 
 pytestmark = [
     pytest.mark.redis,
@@ -160,6 +164,24 @@ def request(port: int, method: str, path: str, secret: str | None = None, body: 
     return response.status, content, elapsed
 
 
+def post_form(port: int, path: str, fields: dict) -> tuple[int, str]:
+    """A browser's form post, in a session of its own: (status, where it is sent next)."""
+    client = http.client.HTTPConnection(HOST, port, timeout=10)
+    client.request("GET", path)
+    page = client.getresponse()
+    page.read()
+    cookies = SimpleCookie()
+    for header in page.headers.get_all("Set-Cookie") or []:
+        cookies.load(header)
+    token = cookies["csrftoken"].value
+    client.request("POST", path, body=urlencode({**fields, "csrfmiddlewaretoken": token}), headers={
+        "Cookie": f"csrftoken={token}", "Content-Type": "application/x-www-form-urlencoded"})
+    answer = client.getresponse()
+    answer.read()
+    client.close()
+    return answer.status, answer.getheader("Location") or ""
+
+
 def move(port: int, secret: str, table_id: int) -> tuple[int, float]:
     status, view, _ = request(port, "GET", f"/api/tables/{table_id}", secret)
     assert status == 200
@@ -266,6 +288,16 @@ def test_the_site_keeps_answering_without_redis_and_catches_up_when_it_returns(s
             assert health == {"ok": False, "database": "ok", "channel_layer": "down", "broker": "down"}
             status, _me, elapsed = await asyncio.to_thread(request, second, "GET", "/api/me", alice_secret)
             assert status == 200 and elapsed < QUICK
+
+            # Signing up, logging in and asking for a reset work (allauth's limits count in memory meanwhile).
+            dana = {"username": "dana", "email": "dana@example.com"}
+            assert await asyncio.to_thread(post_form, first, "/accounts/signup/", {
+                **dana, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD}) == (302, "/")
+            assert await asyncio.to_thread(post_form, second, "/accounts/login/", {
+                "login": "dana", "password": NEW_PASSWORD}) == (302, "/")
+            status, _sent = await asyncio.to_thread(post_form, first, "/accounts/password/reset/",
+                                                    {"email": dana["email"]})
+            assert status == 302
 
             bots_turn, slowest = await asyncio.to_thread(move_until_the_bots_turn, first, alice_secret, against_bot)
             assert slowest < QUICK, f"a move took {slowest:.2f} s without Redis"
