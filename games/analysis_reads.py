@@ -2,7 +2,9 @@
 
 `GET /api/tables/<id>/analysis` and the replay page read the same answer. A
 finished match with no analysis yet (one that ended before analyses existed,
-or whose task was lost for good) has it begun on its first read
+or whose task was lost for good) has it begun on its first read, and one
+waiting its turn behind its maker's other analyses is queued in the turn of
+the logged-in person who reads it, when they have one free
 (games/actions/analysis.py `ask_for_analysis`). Everything here is public once
 the match is over: the replay shows every hand, so a better card the player
 held gives nothing away.
@@ -17,10 +19,11 @@ from .models import AnalysisStatus, MatchAnalysis, Table
 from .words import analysis as words
 
 
-def analysis_json(table: Table, names: list[str]) -> dict:
+def analysis_json(table: Table, names: list[str], reader=None) -> dict:
     """The analysis of the table's match (Conflict while it is not over): what is judged so far, and
-    once it is ready each seat's totals and the costliest moves."""
-    analysis = ask_for_analysis(table.match.pk)
+    once it is ready each seat's totals and the costliest moves. A waiting one is queued in the
+    reader's turn when they have one free."""
+    analysis = ask_for_analysis(table.match.pk, reader)
     rules = table.rules
     decisions = [decision_json(entry, rules) for entry in analysis.decisions]
     ready = analysis.status == AnalysisStatus.READY

@@ -218,4 +218,4 @@ def say_line(request, table_id: int):
 def analysis(request, table_id: int):
     """The Master's analysis of a finished match: pending while it is computed, then ready."""
     table = visible_table(request, table_id)
-    return JsonResponse(analysis_json(table, seat_names(table_summary(table, request.user))))
+    return JsonResponse(analysis_json(table, seat_names(table_summary(table, request.user)), request.user))

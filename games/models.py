@@ -376,6 +376,8 @@ class ReminderSent(models.Model):
 
 # --- the analysis of a finished match ------------------------------------------------
 class AnalysisStatus(models.TextChoices):
+    # Waiting: its person already has ANALYSIS_QUEUED_PER_PERSON analyses pending; it is queued in its turn.
+    WAITING = "waiting", _("waiting its turn")
     PENDING = "pending", _("being computed")
     READY = "ready", _("ready")
 
@@ -396,9 +398,13 @@ class MatchAnalysis(models.Model):
     # When it last moved on (begun, or a chunk stored): the sweeper queues again only those that stopped.
     stored_at = models.DateTimeField(default=timezone.now)
     computed_at = models.DateTimeField(null=True, blank=True)
+    # Whose turn it takes among the analyses queued per person: the table's maker, or whoever asked for it.
+    person = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="+")
 
     class Meta:
         verbose_name_plural = "match analyses"
+        indexes = [models.Index(fields=["person", "status", "created_at"], name="analyses_by_person")]
 
     def __str__(self) -> str:
         return f"analysis of match {self.match_id}: {self.status}"

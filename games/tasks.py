@@ -273,7 +273,11 @@ def _analysis_slot() -> str | None:
 @shared_task(name="games.tasks.sweep_analyses", ignore_result=True)
 def sweep_analyses() -> int:
     """Queue again the analyses whose task was lost: begun long ago and still pending, or never begun
-    for a match that ended within the last day."""
+    for a match that ended within the last day; and queue waiting ones in their people's free turns
+    (each person's oldest first, people in the order they have waited), should a turn given back
+    at the end of an analysis have been lost."""
+    queued = sum(len(actions_analysis.queue_waiting_turns(person_id))
+                 for person_id in actions_analysis.people_waiting(SWEEP_BATCH))
     now = timezone.now()
     stale = now - timedelta(seconds=LOST_ANALYSIS_SECONDS)
     rows = list(MatchAnalysis.objects.filter(status=AnalysisStatus.PENDING, stored_at__lte=stale)
@@ -284,4 +288,4 @@ def sweep_analyses() -> int:
     rows += [(match_id, 0) for match_id in never_begun.values_list("pk", flat=True)[:SWEEP_BATCH]]
     for match_id, next_seq in rows:
         after_analysis.queue(match_id, next_seq)
-    return len(rows)
+    return queued + len(rows)

@@ -306,6 +306,9 @@ ANALYSIS_BUDGET_MS = _env_seconds("ANALYSIS_BUDGET_MS", 450.0)
 ANALYSIS_ROUNDS = env_int("ANALYSIS_ROUNDS", 0)  # tests: a fixed number of guessed deals, the same on every run
 ANALYSIS_DECISIONS_PER_RUN = max(1, env_int("ANALYSIS_DECISIONS_PER_RUN", 1))
 ANALYSIS_SLOTS = env_int("ANALYSIS_SLOTS", 1)
+# Analyses queued or running per person (the table's maker, or whoever asked on the replay page); their
+# other finished matches wait, and are queued as these end, so one person cannot fill the analysis queue.
+ANALYSIS_QUEUED_PER_PERSON = max(1, env_int("ANALYSIS_QUEUED_PER_PERSON", 2))
 # The Celery queue the analysis's runs go to: empty, the workers' default queue, behind the bots' turns;
 # a name (run `celery worker -Q <name>` for it) keeps the judging off the workers that answer for bots.
 ANALYSIS_QUEUE = os.environ.get("ANALYSIS_QUEUE", "")

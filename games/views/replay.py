@@ -129,7 +129,7 @@ def replay_page(request, table_id: int):
     data = table_json(table, request.user)
     names, said = seat_names(data), move_words()
     profile_urls = [seat.get("profile_url") for seat in data["seats"]]
-    analysis = analysis_json(table, names)
+    analysis = analysis_json(table, names, request.user)
     costly = {entry["seq"]: entry for entry in analysis["decisions"] if entry["costly"]}
     return render(
         request,

@@ -1,10 +1,11 @@
-// The replay page's analysis while the Master is still judging: wait for the table socket's
+// The replay page's analysis while the Master is still judging (or it waits its turn): wait for the table socket's
 // analysis_ready (the API polled instead while the socket is down, and once in a while anyway),
 // then take the finished section and the marked move list from the page itself, as the server words them.
 (() => {
   "use strict";
   const section = document.getElementById("analysis");
-  if (!section || section.dataset.status !== "pending") return;
+  const UNDER_WAY = ["waiting", "pending"]; // waiting: queued behind its person's other analyses
+  if (!section || !UNDER_WAY.includes(section.dataset.status)) return;
   const announce = document.getElementById("analysis-announce");
   const CHECK_EVERY = Number(section.dataset.checkEvery) || 30000;
   let done = false;
@@ -22,7 +23,7 @@
       return; // offline: the next check tries again
     }
     const fresh = page.getElementById("analysis");
-    if (done || !fresh || fresh.dataset.status === "pending") return;
+    if (done || !fresh || UNDER_WAY.includes(fresh.dataset.status)) return;
     done = true;
     clearInterval(checker);
     if (live) live.close();

@@ -26,8 +26,10 @@ from tests.play import finished_match, pick_move
 from .test_analysis_task import person_decisions
 
 # A judge that thinks for a fixed wall time per decision, one decision a run, as many judging at
-# once as the worker has threads: a familie deal (36 decisions or so) takes a few seconds.
-JUDGE = {"ANALYSIS_ROUNDS": 0, "ANALYSIS_BUDGET_MS": 100.0, "ANALYSIS_DECISIONS_PER_RUN": 1, "ANALYSIS_SLOTS": 4}
+# once as the worker has threads (and as many queued for one person): a familie deal (36 decisions
+# or so) takes a few seconds.
+JUDGE = {"ANALYSIS_ROUNDS": 0, "ANALYSIS_BUDGET_MS": 100.0, "ANALYSIS_DECISIONS_PER_RUN": 1, "ANALYSIS_SLOTS": 4,
+         "ANALYSIS_QUEUED_PER_PERSON": 4}
 WORKER_THREADS = 4
 RULES = "familie"  # one deal: the shortest match there is
 
