@@ -64,7 +64,9 @@ class Analysis(Schema):
     analysis_ready on the table's socket."""
 
     table: int
-    status: Literal[tuple(AnalysisStatus.values)] = Field(description="pending while computed, then ready.")
+    status: Literal[tuple(AnalysisStatus.values)] = Field(
+        description="waiting its turn behind other analyses of the table's maker (reading it logged in queues it "
+                    "in your own turn, when you have one free), pending while computed, then ready.")
     version: int = Field(description="The analyser's version that made it.")
     rules: RuleSet
     unit: Literal["points", "penalty"]
