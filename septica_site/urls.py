@@ -10,6 +10,8 @@ from . import views
 
 # allauth's limits answer with this page (it looks the handler up here).
 handler429 = "accounts.views.too_many_requests"
+# 503 when the database did not answer, Django's 500 otherwise.
+handler500 = "septica_site.outage.server_error"
 
 
 @require_safe
