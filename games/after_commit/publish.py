@@ -10,7 +10,8 @@ them itself in one blocking round trip: cheaper than waking an event loop to
 send them, and the other servers hear sooner. Otherwise (the in-memory layer,
 or a caller on an event loop) they go as one coroutine onto a long-lived
 event loop: the caller's own, the server's, or one publisher thread per
-process. A lost push is healed by the client's resync; the move itself is
+process. A push that could not be sent is sent again every second until it
+goes (a client that missed one also resyncs at its next); the move itself is
 stored.
 """
 
@@ -20,6 +21,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterable
 
 from asgiref.sync import SyncToAsync
@@ -149,15 +151,90 @@ async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
     try:
         async with _gate():
             await layer.group_send_many(messages)
-    except Exception as error:  # noqa: BLE001  (the clients resync; the move is stored)
-        logger.warning("could not publish to %s: %r", ", ".join(group for group, _ in messages), error)
+    except Exception as error:  # noqa: BLE001  (the move is stored; the messages go again)
+        _unsent(layer, messages, error)
 
 
 def _send_all_blocking(layer, messages: list[tuple[str, dict]]) -> None:
     try:
         layer.group_send_many_blocking(messages)
-    except Exception as error:  # noqa: BLE001  (the clients resync; the move is stored)
-        logger.warning("could not publish to %s: %r", ", ".join(group for group, _ in messages), error)
+    except Exception as error:  # noqa: BLE001  (the move is stored; the messages go again)
+        _unsent(layer, messages, error)
+
+
+def _unsent(layer, messages: list[tuple[str, dict]], error: Exception) -> None:
+    again = hasattr(layer, "group_send_many_blocking")
+    logger.warning("could not publish to %s: %r%s", ", ".join(group for group, _ in messages), error,
+                   f"; publishing it again every {REPUBLISH_EVERY_SECONDS:g} s" if again else "")
+    if again:
+        _keep_unpublished(layer, messages)
+
+
+# --- publishing again -------------------------------------------------------------------
+# A socket that missed a push catches up at the next one (a gap in seq) or when it
+# reconnects. When the push lost is the last one its table will have for a while,
+# nothing follows: a worker cut from Redis that stored a bot's move left the people
+# it was announced to waiting for a turn they never heard of. So what could not be
+# published is published again every second until it goes, by a thread of this
+# process; a group's newest message of each kind is enough, each says "read again".
+REPUBLISH_EVERY_SECONDS = 1.0
+# Beyond these the oldest are dropped: their sockets catch up at their next change, or
+# at the table page's slow poll.
+MAX_UNPUBLISHED = 10_000
+REPUBLISH_FOR_SECONDS = 600.0
+_unpublished: dict[tuple[str, str], tuple] = {}  # (group, type) -> (layer, group, message, kept at)
+_unpublished_lock = threading.Lock()
+_republisher: threading.Thread | None = None
+
+
+def _keep_unpublished(layer, messages: list[tuple[str, dict]]) -> None:
+    global _republisher
+    with _unpublished_lock:
+        for group, message in messages:
+            key = (group, message.get("type", ""))
+            _unpublished.pop(key, None)  # the newest goes last, as the newest
+            _unpublished[key] = (layer, group, message, time.monotonic())
+        while len(_unpublished) > MAX_UNPUBLISHED:
+            del _unpublished[next(iter(_unpublished))]
+        if _republisher is None or not _republisher.is_alive():
+            _republisher = threading.Thread(target=_republish, name="septica-republish", daemon=True)
+            _republisher.start()
+
+
+def unpublished() -> list[tuple[str, dict]]:
+    """The (group, message) pairs this process still has to publish (for the tests)."""
+    with _unpublished_lock:
+        return [(group, message) for _layer, group, message, _kept_at in _unpublished.values()]
+
+
+def _republish() -> None:
+    """Publish the kept messages again, every layer's in one round trip, until none is left; then end."""
+    global _republisher
+    while True:
+        time.sleep(REPUBLISH_EVERY_SECONDS)
+        with _unpublished_lock:
+            for key in [key for key, entry in _unpublished.items()
+                        if time.monotonic() - entry[3] > REPUBLISH_FOR_SECONDS]:
+                del _unpublished[key]
+            kept = dict(_unpublished)
+        by_layer: dict[int, list] = {}
+        for key, entry in kept.items():
+            by_layer.setdefault(id(entry[0]), []).append((key, entry))
+        for entries in by_layer.values():
+            layer = entries[0][1][0]
+            try:
+                layer.group_send_many_blocking([(entry[1], entry[2]) for _key, entry in entries])
+            except Exception:  # noqa: BLE001  (still unreachable: all of them again in a moment)
+                continue
+            with _unpublished_lock:
+                for key, entry in entries:
+                    if _unpublished.get(key) is entry:  # not replaced by a newer one meanwhile
+                        del _unpublished[key]
+            logger.warning("published again %d messages that had failed", len(entries))
+        with _unpublished_lock:
+            if not _unpublished:
+                _republisher = None
+                return
 
 
 _tasks: set = set()
