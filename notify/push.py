@@ -138,7 +138,7 @@ def send(notification: Notification) -> Sent:
     data = payload(notification)
     for subscription in subscriptions:
         claim = _claim_key(notification, subscription)
-        if not cache.add(claim, 1, timeout=SENT_CLAIM_SECONDS):
+        if not _claimed(claim):
             continue
         status = _push(subscription, data)
         if status in GONE or (status is None and _unanswered_again(subscription)):
@@ -150,9 +150,20 @@ def send(notification: Notification) -> Sent:
         else:
             if status is not None:
                 PushSubscription.objects.filter(pk=subscription.pk).update(unanswered=0)
-            cache.delete(claim)
+            with contextlib.suppress(Exception):  # unreachable, it holds no claim to let go
+                cache.delete(claim)
             failed += 1
     return Sent(delivered, gone, failed)
+
+
+def _claimed(claim: str) -> bool:
+    """Whether this run may send (nobody sent it before); yes too when the cache cannot be
+    reached, since a push sent twice costs less than one never sent."""
+    try:
+        return cache.add(claim, 1, timeout=SENT_CLAIM_SECONDS)
+    except Exception:
+        logger.warning("could not claim a push in the cache: sending it unclaimed", exc_info=True)
+        return True
 
 
 def _unanswered_again(subscription: PushSubscription) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import ssl
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -47,9 +48,12 @@ class Browser:
 
 
 class PushService:
-    def __init__(self, status: int = 201):
+    """Over http; over https with `certificate` (a trustme LeafCert), noting the server names asked for."""
+
+    def __init__(self, status: int = 201, certificate=None):
         self.status = status
         self.received: list[Received] = []
+        self.server_names: list[str | None] = []
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -65,6 +69,13 @@ class PushService:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.scheme = "http"
+        if certificate is not None:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            certificate.configure_cert(context)
+            context.sni_callback = lambda _socket, name, _context: self.server_names.append(name)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
+            self.scheme = "https"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
     def __enter__(self) -> PushService:
@@ -76,7 +87,7 @@ class PushService:
         self.server.server_close()
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}{path}"
+        return f"{self.scheme}://127.0.0.1:{self.server.server_port}{path}"
 
     def subscribe(self, user, browser: Browser, path: str = "/push/1") -> PushSubscription:
         """A subscription as the API stores it, at this plain-http endpoint (the API itself takes https only)."""

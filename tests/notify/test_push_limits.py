@@ -5,14 +5,17 @@ checked; a few devices a person; a few pushes a minute; a device that never answ
 from __future__ import annotations
 
 import json
+import socket
 
 import pytest
+import trustme
 
+from notify import addresses
 from notify.models import NotificationKind, PushSubscription
 from notify.notifications import notify
 from notify.tasks import deliver_push
 from tests.notify.dns import PUBLIC_NAMES, resolving
-from tests.notify.push_service import Browser
+from tests.notify.push_service import Browser, PushService
 from tests.notify.tarpit import Tarpit
 
 
@@ -201,3 +204,64 @@ def test_the_same_browser_signing_in_as_someone_else_takes_its_device_along(clie
     assert post(client, {"endpoint": endpoint, "keys": browser.keys()}).status_code == 201
 
     assert PushSubscription.objects.get(endpoint=endpoint).user == alice
+
+
+# --- https on the address checked ------------------------------------------------------------------
+@pytest.fixture
+def certificate_authority(monkeypatch, tmp_path):
+    """A certificate authority the site's push sessions trust (in place of the public ones)."""
+    authority = trustme.CA()
+    bundle = tmp_path / "authority.pem"
+    authority.cert_pem.write_to_path(str(bundle))
+    session_to = addresses.session_to
+
+    def trusting(destination):
+        session = session_to(destination)
+        session.verify = str(bundle)
+        return session
+
+    monkeypatch.setattr(addresses, "session_to", trusting)
+    return authority
+
+
+def test_https_goes_to_the_address_checked_and_checks_the_certificate_for_the_name(
+        bob, names, certificate_authority, reach_the_local_push_services, sent_tasks):
+    names["push.tls.test"] = ["127.0.0.1"]
+    with PushService(certificate=certificate_authority.issue_cert("push.tls.test")) as service:
+        browser = Browser()
+        endpoint = f"https://push.tls.test:{service.server.server_port}/push/1"
+        PushSubscription.objects.create(user=bob, endpoint=endpoint, **browser.keys())
+
+        assert deliver_push(challenge(bob).pk) == 1
+
+    assert service.server_names == ["push.tls.test"]
+    assert browser.decrypt(service.received[0])["title"] == "Challenge 0"
+
+
+def test_a_certificate_for_another_name_is_refused(bob, names, certificate_authority, reach_the_local_push_services,
+                                                   sent_tasks):
+    names["push.tls.test"] = ["127.0.0.1"]
+    with PushService(certificate=certificate_authority.issue_cert("elsewhere.test")) as service:
+        endpoint = f"https://push.tls.test:{service.server.server_port}/push/1"
+        PushSubscription.objects.create(user=bob, endpoint=endpoint, **Browser().keys())
+
+        assert deliver_push(challenge(bob).pk) == 0
+
+    assert service.received == []
+
+
+def test_with_the_cache_unreachable_pushes_still_go(bob, push_service, settings, sent_tasks):
+    """The bound is counted in the cache; without it a push goes uncounted rather than not at all."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                                   "LOCATION": f"redis://127.0.0.1:{unused_port()}/0",
+                                   "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+    settings.PUSH_DELIVERIES_PER_MINUTE = 1
+    push_service.subscribe(bob, Browser())
+
+    assert [deliver_push(challenge(bob, n).pk) for n in range(2)] == [1, 1]
+
+
+def unused_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
