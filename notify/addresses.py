@@ -8,13 +8,17 @@ network, so it is refused when a device subscribes and again at every delivery
 (a name may point elsewhere by then). The name is looked up once, here: the
 request then goes to the address checked, with the name kept for the Host
 header, TLS's server name and the certificate's check, so a second lookup cannot
-answer differently. PUSH_ALLOWED_NETWORKS adds networks (the tests' push services
+answer differently; it is cut off when its connect and read timeouts together
+have passed, however slowly the other end answers. PUSH_ALLOWED_NETWORKS adds networks (the tests' push services
 on 127.0.0.0/8) that are taken over plain http and on any port too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import socket
+import threading
 from dataclasses import dataclass
 from socket import IPPROTO_TCP, SOCK_STREAM, gaierror, getaddrinfo
 from urllib.parse import urlsplit
@@ -22,6 +26,8 @@ from urllib.parse import urlsplit
 import requests
 from django.conf import settings
 from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 # Every browser's push service (Google's, Mozilla's, Apple's, Microsoft's) listens on 443;
 # another port only serves to point the site at something that is not a push service.
@@ -89,12 +95,55 @@ def allowed_network(address: Address) -> bool:
 
 
 # --- connecting ----------------------------------------------------------------------------------
+class _CutOff:
+    """A connection cut when its connect and read timeouts together have passed since it opened:
+    the read timeout bounds each wait, and a host answering a byte at a time would never meet it."""
+
+    _cut_off: threading.Timer | None = None
+
+    def connect(self):
+        super().connect()
+        seconds = settings.PUSH_CONNECT_TIMEOUT_SECONDS + settings.PUSH_READ_TIMEOUT_SECONDS
+        self._cut_off = threading.Timer(seconds, self._cut)
+        self._cut_off.daemon = True
+        self._cut_off.start()
+
+    def _cut(self):
+        with contextlib.suppress(OSError, AttributeError):  # closed meanwhile
+            self.sock.shutdown(socket.SHUT_RDWR)
+
+    def close(self):
+        if self._cut_off is not None:
+            self._cut_off.cancel()
+        super().close()
+
+
+class _CutOffHTTPConnection(_CutOff, HTTPConnection):
+    pass
+
+
+class _CutOffHTTPSConnection(_CutOff, HTTPSConnection):
+    pass
+
+
+class _HTTPPool(HTTPConnectionPool):
+    ConnectionCls = _CutOffHTTPConnection
+
+
+class _HTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _CutOffHTTPSConnection
+
+
 class _PinnedAdapter(HTTPAdapter):
     """Connects to the checked address whatever the URL's host, and checks TLS for the name."""
 
     def __init__(self, destination: Destination):
         self.destination = destination
         super().__init__(max_retries=0)
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
 
     def build_connection_pool_key_attributes(self, request, verify, cert=None):
         host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)

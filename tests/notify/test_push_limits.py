@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
+import time
 
 import pytest
 import trustme
 
-from notify import addresses
+from notify import addresses, push
 from notify.models import NotificationKind, PushSubscription
 from notify.notifications import notify
 from notify.tasks import deliver_push
@@ -131,6 +133,22 @@ def test_a_device_that_never_answers_twice_in_a_row_is_dropped(bob, settings, se
         assert tarpit.wait_for_connections(2, timeout=5)  # both reached the host, which never answered
 
     assert not PushSubscription.objects.filter(user=bob).exists()
+
+
+def test_a_host_answering_a_byte_at_a_time_is_cut_off(bob, settings, sent_tasks, reach_the_local_push_services):
+    settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_READ_TIMEOUT_SECONDS = 0.2, 0.3
+    with Tarpit(trickle=True) as tarpit:
+        PushSubscription.objects.create(user=bob, endpoint=tarpit.url("/push/1"), **Browser().keys())
+        notification = challenge(bob)
+        hang_up = threading.Timer(10, tarpit.__exit__)  # the test's own bound, were the site's missing
+        hang_up.start()
+        started = time.monotonic()
+        sent = push.send(notification)
+        took = time.monotonic() - started
+        hang_up.cancel()
+
+    assert took < 3, f"the delivery read the trickle for {took:.1f} s (its timeouts add up to 0.5 s)"
+    assert sent.failed == 1 and tarpit.wait_for_connections(1, timeout=1)
 
 
 def test_an_answer_between_two_silences_keeps_the_device(bob, push_service, settings, sent_tasks):
