@@ -14,6 +14,7 @@ from ninja import Schema
 from pydantic import ConfigDict
 
 from games.json_bodies import MAX_BODY_BYTES
+from septica_site.client_json import MAX_DEPTH
 
 from .operations import account, notify, people, tables
 from .site import PUBLIC, SiteApi, SiteRouter
@@ -23,7 +24,8 @@ The JSON API of the site: everything its pages do, for your scripts and bots. /a
 
 Authenticate with a personal token (`Authorization: Bearer <token>`) or, from the site's pages, with the log-in \
 session, whose POST and DELETE requests carry the CSRF header. Request bodies are JSON objects of at most \
-{MAX_BODY_BYTES} bytes; every answer is JSON, a refusal `{{"error": "a sentence", "code": "a_stable_name", ...}}` \
+{MAX_BODY_BYTES} bytes, nested at most {MAX_DEPTH} levels deep, whose strings and keys never hold the NUL character \
+(\\u0000): a body that breaks these is refused with a 400. Every answer is JSON, a refusal `{{"error": "a sentence", "code": "a_stable_name", ...}}` \
 with its HTTP status. The sentence is in English unless the request asks for Romanian (`Accept-Language: ro`); \
 keys, codes and statuses never change with the language. Answers may gain keys over time: ignore the ones you do \
 not know.

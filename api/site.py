@@ -126,14 +126,26 @@ def security_schemes() -> dict:
     }
 
 
-def answers(method: str, success: dict[int, type[Schema]], refusals: Iterable[int]) -> tuple[dict, dict]:
+# The vendor extension of a 400 answer that lists the codes of its refusals of a well-formed request.
+RULE_CODES = "x-rule-codes"
+
+
+def answers(method: str, success: dict[int, type[Schema]], refusals: Iterable[int],
+            rule_codes: Iterable[str] = ()) -> tuple[dict, dict]:
     """The `response` of an operation (its models by status) and the descriptions of its refusals."""
     meanings = {**{status: MEANINGS.get(status) for status in refusals}, **ALWAYS}
+    rule_codes = sorted(rule_codes)
+    if rule_codes:
+        listed = ", ".join(f"`{code}`" for code in rule_codes)
+        meanings[400] = (f"{meanings.get(400) or MEANINGS[400]} A request that fits this document may still be "
+                         f"refused by the rules, with one of these codes: {listed}.")
     if method in UNSAFE:
         for status, meaning in WITH_A_BODY.items():
             meanings[status] = f"{meanings[status]} Or {meaning[0].lower()}{meaning[1:]}" if meanings.get(status) else meaning
     models = {**success, **dict.fromkeys(sorted(meanings), Error)}
     described = {status: {"description": meaning} for status, meaning in meanings.items() if meaning}
+    if rule_codes:
+        described[400][RULE_CODES] = rule_codes
     if method == "HEAD":  # the GET's statuses and headers, never a body
         return dict.fromkeys(models), {**described, "default": {"description": DEFAULT_ANSWER["description"]}}
     return models, {**described, "default": DEFAULT_ANSWER}
@@ -147,20 +159,25 @@ class SiteRouter(Router):
         self.bodies: set[type[Schema]] = set()
 
     def operation(self, method: str, path: str, *, name: str, summary, access: Access, tags: list[str],
-                  ok: dict[int, type[Schema]], refusals: Iterable[int] = (), body: type[Schema] | None = None,
-                  query: Iterable[dict] = (), description: str = "", head: bool = False) -> Callable:
+                  ok: dict[int, type[Schema]], refusals: Iterable[int] = (), rule_codes: Iterable[str] = (),
+                  body: type[Schema] | None = None, query: Iterable[dict] = (), description: str = "",
+                  head: bool = False) -> Callable:
         """Declare one operation (and a HEAD beside a GET, when `head`): `name` is its URL name, `ok` its
-        answers by status, `refusals` the statuses it refuses with, `body` the JSON body the view reads
-        (documented, never parsed here), `query` its query parameters."""
+        answers by status, `refusals` the statuses it refuses with, `rule_codes` the codes of the 400s that
+        the rules give a request fitting the document, `body` the JSON body the view reads (documented, never
+        parsed here), `query` its query parameters."""
+        rule_codes = tuple(rule_codes)
 
         def add(view: Callable, verb: str, operation_id: str) -> None:
-            models, described = answers(verb, ok, refusals)
+            models, described = answers(verb, ok, refusals, rule_codes)
             extra = {"security": access.security(verb), "responses": described}
             if query:
                 extra["parameters"] = list(query)
             if body is not None and verb != "HEAD":
                 self.bodies.add(body)
-                required = any(field.is_required() for field in body.model_fields.values())
+                # A body whose schema asks for one of several fields (oneOf) cannot be left out either.
+                one_of = "oneOf" in (body.model_config.get("json_schema_extra") or {})
+                required = one_of or any(field.is_required() for field in body.model_fields.values())
                 extra["requestBody"] = {"required": required, "content": {
                     "application/json": {"schema": {"$ref": REF_TEMPLATE.format(model=body.__name__)}}}}
             self.api_operation([verb], path, url_name=name, summary=summary, description=description, tags=tags,

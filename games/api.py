@@ -17,7 +17,7 @@ from .actions.chat import say
 from .analysis_reads import analysis_json
 from .chat_reads import line_fields, line_json, room_for, room_history
 from .errors import BadRequest, ServiceError
-from .json_bodies import read_json
+from .json_bodies import optional, read_json
 from .presenters import seat_names, table_json, table_summary
 from .reads import lobby_summaries, my_matches_json, tables_with_seats, visible_table
 from .table_creation_rate import check_table_creation_rate, count_table_created
@@ -112,8 +112,8 @@ def table_detail(request, table_id: int):
 @login_required_json
 def join(request, table_id: int):
     body = read_json(request)
-    invite = body.get("invite") or request.GET.get("invite")
-    seat = actions.join_table(table_id, request.user, invite_code=invite if isinstance(invite, str) else None)
+    invite = optional(body, "invite", str) or request.GET.get("invite")
+    seat = actions.join_table(table_id, request.user, invite_code=invite)
     data = table_json(tables_with_seats().get(pk=table_id), request.user)
     return JsonResponse({**data, "seat": seat.number})
 
@@ -123,7 +123,7 @@ def join(request, table_id: int):
 def add_bot(request, table_id: int):
     body = read_json(request)
     seat = actions.add_bot(
-        table_id, request.user, seat=body.get("seat"),
+        table_id, request.user, seat=optional(body, "seat", int),
         level=body.get("level", "medium"), style=body.get("style", "balanced"),
     )
     data = table_json(tables_with_seats().get(pk=table_id), request.user)
@@ -209,7 +209,8 @@ def chat(request, table_id: int):
 def say_line(request, table_id: int):
     body = read_json(request)
     invite = request.GET.get("invite")
-    line = say(request.user, table_id, text=body.get("text"), phrase=body.get("phrase"), invite=invite)
+    text, phrase = optional(body, "text", str), optional(body, "phrase", str)
+    line = say(request.user, table_id, text=text, phrase=phrase, invite=invite)
     return JsonResponse({"line": line_json(line_fields(line))}, status=201)
 
 

@@ -66,7 +66,7 @@ def notifications(request):
 def read(request):
     body = json_body(request)
     ids = body.get("ids") if isinstance(body, dict) else None
-    if not isinstance(body, dict) or (ids is not None and not (
+    if not isinstance(body, dict) or ("ids" in body and not (  # null is no list: left out means all
             isinstance(ids, list) and all(isinstance(i, int) and not isinstance(i, bool) for i in ids))):
         return error(400, 'Send {"ids": [notification ids]}, or {} for all of them.', code="bad_request")
     marked = reads.mark_read(request.user, ids)

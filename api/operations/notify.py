@@ -30,14 +30,15 @@ def push_key(request):
 
 @router.operation("POST", "/push/subscriptions", name="api_push_subscriptions",
                   summary=_("Take web push on this device"), access=SIGNED_IN, tags=NOTIFICATIONS,
-                  ok={201: PushSubscriptionSaved}, refusals=[400], body=PushSubscriptionToSave)
+                  ok={201: PushSubscriptionSaved}, refusals=[400], rule_codes=["bad_endpoint", "endpoint_taken"],
+                  body=PushSubscriptionToSave)
 def subscribe(request):
     return views.push_subscriptions(request)
 
 
 @router.operation("DELETE", "/push/subscriptions", name="api_push_subscriptions",
                   summary=_("Stop web push on a device"), access=SIGNED_IN, tags=NOTIFICATIONS,
-                  ok={200: PushSubscriptionDeleted}, body=PushSubscriptionToDelete)
+                  ok={200: PushSubscriptionDeleted}, refusals=[400], body=PushSubscriptionToDelete)
 def unsubscribe(request):
     return views.push_subscriptions(request)
 

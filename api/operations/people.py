@@ -18,31 +18,39 @@ from ..schemas.people import (
     Profile,
 )
 from ..site import OPTIONAL, SIGNED_IN, SiteRouter
+from .tables import TABLE_RULE_CODES
 
 router = SiteRouter()
 PEOPLE, CHALLENGES = ["People"], ["Challenges"]
+YOURSELF = ["yourself"]  # following or blocking yourself
+CHALLENGE_RULE_CODES = [*TABLE_RULE_CODES, "challenge_yourself", "challenge_twice", "too_many_challenged",
+                        "challenged_cannot_play", "challenge_seat_taken"]
 
 
 @router.operation("POST", "/players/{username}/follow", name="api_follow", summary=_("Follow a person"),
-                  access=SIGNED_IN, tags=PEOPLE, ok={200: Following}, refusals=[400, 403, 404])
+                  access=SIGNED_IN, tags=PEOPLE, ok={200: Following}, refusals=[400, 403, 404],
+                  rule_codes=YOURSELF)
 def follow(request, username: str):
     return views.follow(request, username)
 
 
 @router.operation("DELETE", "/players/{username}/follow", name="api_follow", summary=_("Stop following a person"),
-                  access=SIGNED_IN, tags=PEOPLE, ok={200: Following}, refusals=[400, 404])
+                  access=SIGNED_IN, tags=PEOPLE, ok={200: Following}, refusals=[400, 404],
+                  rule_codes=YOURSELF)
 def unfollow(request, username: str):
     return views.follow(request, username)
 
 
 @router.operation("POST", "/players/{username}/block", name="api_block", summary=_("Block a person"),
-                  access=SIGNED_IN, tags=PEOPLE, ok={200: Blocked}, refusals=[400, 404])
+                  access=SIGNED_IN, tags=PEOPLE, ok={200: Blocked}, refusals=[400, 404],
+                  rule_codes=YOURSELF)
 def block(request, username: str):
     return views.block(request, username)
 
 
 @router.operation("DELETE", "/players/{username}/block", name="api_block", summary=_("Unblock a person"),
-                  access=SIGNED_IN, tags=PEOPLE, ok={200: Blocked}, refusals=[400, 404])
+                  access=SIGNED_IN, tags=PEOPLE, ok={200: Blocked}, refusals=[400, 404],
+                  rule_codes=YOURSELF)
 def unblock(request, username: str):
     return views.block(request, username)
 
@@ -75,7 +83,7 @@ def list_challenges(request):
 
 @router.operation("POST", "/challenges", name="api_challenges", summary=_("Challenge people to a new table"),
                   access=SIGNED_IN, tags=CHALLENGES, ok={201: Challenge}, refusals=[400, 403, 404, 409, 429],
-                  body=NewChallenge)
+                  rule_codes=CHALLENGE_RULE_CODES, body=NewChallenge)
 def create_challenge(request):
     return challenge_views.challenge_list(request)
 

@@ -26,6 +26,17 @@ from ..site import INVITE, OPTIONAL, SIGNED_IN, SiteRouter
 
 router = SiteRouter()
 TABLES, PLAYING, CHAT = ["Tables"], ["Playing"], ["Chat"]
+# The engine's refusals of a rule set, player count and options that fit the document, and the bots' seats.
+TABLE_RULE_CODES = ["player-count", "unknown-option", "option-not-boolean", "target-not-allowed", "teams-player-count",
+                    "eights-cut-player-count", "unknown-match-format", "bad-options", "bad_bot_seat",
+                    "two_bots_in_a_seat"]
+# The engine's refusals of a move that fits the document (params name the cards and seats).
+MOVE_RULE_CODES = ["illegal-move", "unknown-move-type", "unexpected-key", "missing-card", "card-not-held",
+                   "does-not-follow", "does-not-cut", "end-not-allowed", "cannot-continue", "take-before-trick-over",
+                   "take-before-leader-decides", "trick-must-be-taken", "take-mid-round", "leader-cannot-pass",
+                   "pass-while-playable", "pass-while-stock", "nothing-to-draw", "seven-needs-suit",
+                   "only-seven-names-suit", "cannot-answer-draw", "cannot-answer-skip", "seven-cannot-answer-draw",
+                   "seven-cannot-answer-skip", "skip-cannot-draw", "cannot-pass-draw"]
 
 
 @router.operation("GET", "/tables", name="api_tables", summary=_("The open public tables, newest first"),
@@ -35,7 +46,8 @@ def list_tables(request):
 
 
 @router.operation("POST", "/tables", name="api_tables", summary=_("Create a table; you sit at seat 0"),
-                  access=SIGNED_IN, tags=TABLES, ok={201: Table}, refusals=[400, 403, 409, 429], body=NewTable)
+                  access=SIGNED_IN, tags=TABLES, ok={201: Table}, refusals=[400, 403, 409, 429],
+                  rule_codes=TABLE_RULE_CODES, body=NewTable)
 def create_table(request):
     return views.tables(request)
 
@@ -69,7 +81,7 @@ def add_bot(request, table_id: int):
 
 @router.operation("POST", "/tables/{int:table_id}/moves", name="api_moves", summary=_("Play a move, or resign"),
                   access=SIGNED_IN, tags=PLAYING, ok={200: Table}, refusals=[400, 403, 404, 409],
-                  body=MoveToPlay,
+                  rule_codes=MOVE_RULE_CODES, body=MoveToPlay,
                   description="A 409 for a seq behind the table's carries the current seq; a 409 for a match over "
                               "or not started carries a code instead.")
 def play_move(request, table_id: int):
@@ -121,8 +133,8 @@ def read_chat(request, table_id: int):
 
 
 @router.operation("POST", "/tables/{int:table_id}/chat", name="api_chat", summary=_("Say a line in the chat"),
-                  access=SIGNED_IN, tags=CHAT, ok={201: LineSaid}, refusals=[400, 403, 404, 429], body=LineToSay,
-                  query=[INVITE])
+                  access=SIGNED_IN, tags=CHAT, ok={201: LineSaid}, refusals=[400, 403, 404, 429],
+                  rule_codes=["empty_line"], body=LineToSay, query=[INVITE])
 def say_line(request, table_id: int):
     return views.chat(request, table_id)
 

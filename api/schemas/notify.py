@@ -30,7 +30,7 @@ class PushSubscriptionToSave(Schema):
 
 
 class PushSubscriptionToDelete(Schema):
-    endpoint: str
+    endpoint: str = Field(min_length=1)
 
 
 class PushSubscriptionSaved(Schema):

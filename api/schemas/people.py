@@ -7,6 +7,7 @@ from typing import Literal
 from ninja import Schema
 from pydantic import Field
 
+from games.actions.challenges import MAX_CHALLENGED
 from games.models import ChallengeStatus, TableStatus
 
 from .common import Person, Seat, Time
@@ -136,7 +137,7 @@ class NewChallenge(Schema):
 
     rules: RuleSet
     players: int = Field(ge=2, le=6)
-    usernames: list[str] = Field(min_length=1)
+    usernames: list[str] = Field(min_length=1, max_length=MAX_CHALLENGED)
     options: Options = Field(default_factory=dict)
     seconds_per_move: int = 86400
     private: bool = False

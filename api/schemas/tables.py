@@ -248,7 +248,7 @@ class Left(Schema):
 
 # --- request bodies --------------------------------------------------------------------------------
 class BotAsked(Schema):
-    seat: int = Field(description="From 1.")
+    seat: int = Field(ge=1, le=5, description="From 1 (seat 0 is yours).")
     level: Literal[tuple(BotLevel.values)] = "medium"
     style: Literal[tuple(BotStyle.values)] = "balanced"
 

@@ -31,7 +31,8 @@ def check_table_rules(rules: Any, players: Any, options: Any):
         players = engine_rules.check_players(players)
         options = engine_rules.validate_options(players, options or {})
     except ValueError as error:
-        raise BadRequest(refusal_in_words(error)) from None
+        coded = {"code": error.code, "params": getattr(error, "params", None) or {}} if isinstance(getattr(error, "code", None), str) else {}
+        raise BadRequest(refusal_in_words(error), **coded) from None
     return engine_rules, players, options
 
 
@@ -48,9 +49,9 @@ def check_bots(bots, players: int) -> dict[int, BotSpec]:
     by_seat: dict[int, BotSpec] = {}
     for bot in bots:
         if type(bot.seat) is not int or not 1 <= bot.seat < players:
-            raise BadRequest(f"A bot can sit at seats 1 to {players - 1}; seat 0 is yours.")
+            raise BadRequest(f"A bot can sit at seats 1 to {players - 1}; seat 0 is yours.", code="bad_bot_seat")
         if bot.seat in by_seat:
-            raise BadRequest(f"Seat {bot.seat} was given two bots.")
+            raise BadRequest(f"Seat {bot.seat} was given two bots.", code="two_bots_in_a_seat")
         if bot.level not in BotLevel.values:
             raise BadRequest(f"Unknown bot level {bot.level!r}; choose one of: {', '.join(BotLevel.values)}.")
         if bot.style not in BotStyle.values:

@@ -483,6 +483,84 @@ def test_fields_of_the_wrong_type_keep_todays_sentences(alice, body):
     assert "validation" not in response.json()["error"].lower()
 
 
+# --- what the document forbids is refused, what it allows is taken -------------------------------------------
+def open_table(alice):
+    from games import actions
+
+    return actions.create_table(alice, rules="septica", players=3, options={}, seconds_per_move=86400)
+
+
+def test_notification_ids_sent_as_null_are_refused_and_mark_nothing(answers, bob):
+    notify(bob, NotificationKind.CHALLENGE, title="Alice challenges you")
+
+    refused = post(logged_in(bob), "/api/notifications/read", {"ids": None})
+
+    assert refused.status_code == 400 and answers.check(refused, "POST", "/api/notifications/read")["code"]
+    assert logged_in(bob).get("/api/notifications").json()["unread"] == 1
+
+
+def test_a_bot_seat_sent_as_null_is_refused_and_seats_no_bot(answers, alice):
+    table = open_table(alice)
+
+    refused = post(logged_in(alice), f"/api/tables/{table.pk}/bot", {"seat": None})
+
+    assert refused.status_code == 400 and answers.check(refused, "POST", "/api/tables/{table_id}/bot")["code"] == \
+        "bad_seat"
+    assert not table.seats.exclude(bot_level="").exists()
+
+
+def test_a_chat_line_with_a_null_text_beside_its_phrase_is_refused_and_not_said(answers, alice, bob):
+    table = seated_table(alice, [bob])
+
+    refused = post(logged_in(alice), f"/api/tables/{table.pk}/chat", {"phrase": "oops", "text": None})
+
+    assert refused.status_code == 400 and answers.check(refused, "POST", "/api/tables/{table_id}/chat")["code"] == \
+        "bad_text"
+    assert logged_in(alice).get(f"/api/tables/{table.pk}/chat").json()["lines"] == []
+
+
+def test_an_invite_that_is_no_string_is_refused_and_seats_nobody(answers, alice, bob):
+    table = open_table(alice)
+
+    refused = post(logged_in(bob), f"/api/tables/{table.pk}/join", {"invite": {}})
+
+    assert refused.status_code == 400 and answers.check(refused, "POST", "/api/tables/{table_id}/join")["code"] == \
+        "bad_invite"
+    assert not table.seats.filter(user=bob).exists()
+
+
+def test_a_whole_number_written_with_a_point_is_the_number(answers, alice):
+    """JSON Schema's "integer" takes 3.0, as JSON does: the document's promise."""
+    made = post(logged_in(alice), "/api/tables", {"rules": "septica", "players": 3.0, "seconds_per_move": 600.0})
+
+    assert made.status_code == 201, made.json()
+    assert answers.check(made, "POST", "/api/tables")["players"] == 3
+
+
+def test_an_empty_chat_body_is_outside_the_document_as_it_is_refused(document):
+    assert document["paths"]["/api/tables/{table_id}/chat"]["post"]["requestBody"]["required"] is True
+
+
+@pytest.mark.parametrize(("method", "path", "code"), [
+    ("post", "/api/players/{username}/follow", "yourself"), ("delete", "/api/players/{username}/block", "yourself"),
+    ("post", "/api/tables", "bad_bot_seat"), ("post", "/api/tables/{table_id}/moves", "card-not-held"),
+    ("post", "/api/challenges", "challenge_yourself"), ("post", "/api/tables/{table_id}/chat", "empty_line"),
+])
+def test_the_rules_refusals_of_requests_that_fit_the_document_are_listed_with_their_codes(document, method, path,
+                                                                                         code):
+    refused = document["paths"][path][method]["responses"]["400"]
+
+    assert code in refused["x-rule-codes"] and f"`{code}`" in refused["description"]
+
+
+def test_the_codes_listed_are_the_ones_the_site_answers(answers, alice, bob):
+    yourself = post(logged_in(alice), "/api/players/alice/follow")
+    bad_seat = post(logged_in(alice), "/api/tables", {"rules": "septica", "players": 2, "bots": [{"seat": 2}]})
+
+    assert answers.check(yourself, "POST", "/api/players/{username}/follow")["code"] == "yourself"
+    assert answers.check(bad_seat, "POST", "/api/tables")["code"] == "bad_bot_seat"
+
+
 # --- the docs page -------------------------------------------------------------------------------------------
 def test_the_docs_page_links_the_document_and_lists_every_operation(document, client):
     page = client.get(reverse("api_docs")).content.decode()
