@@ -7,6 +7,7 @@ database itself can make them wait for one another.
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import threading
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.db import connections
 
 from accounts.models import ApiToken
+from bench.wsclient import WebSocket
 from games.actions.chat import RATES, say
 from games.errors import TooManyRequests
 from games.models import ChatLine
@@ -74,3 +76,50 @@ def test_thirty_lines_sent_at_once_to_two_servers_store_exactly_the_limit(two_se
 
     assert ChatLine.objects.filter(author=alice).count() == LIMIT
     assert sorted(statuses) == [201] * LIMIT + [429] * (BURST - LIMIT)
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs REDIS_URL: two servers share the database and Redis")
+def test_thirty_lines_sent_at_once_over_sockets_on_two_servers_store_exactly_the_limit(
+        two_servers, alice, playing):  # noqa: F811
+    secrets = [ApiToken.issue(alice, f"socket {number}")[1] for number in range(6)]
+
+    def count() -> int:
+        try:
+            return ChatLine.objects.filter(author=alice).count()
+        finally:
+            connections.close_all()  # a thread of asyncio's: no connection left open when the database goes
+
+    async def stored() -> int:
+        return await asyncio.to_thread(count)
+
+    async def scenario() -> tuple[int, int]:
+        sockets = [await WebSocket.connect(HOST, two_servers[number % 2], f"/ws/tables/{playing.pk}/",
+                                           headers={"Authorization": f"Bearer {secret}"})
+                   for number, secret in enumerate(secrets)]
+        refused = 0
+        try:
+            for socket in sockets:  # each has its view and the chat's history: it is listening
+                while (await socket.recv_json())["type"] != "chat_history":
+                    pass
+            await asyncio.gather(*(socket.send_json({"type": "chat", "text": f"line {number}"})
+                                   for socket in sockets for number in range(BURST // len(sockets))))
+            reading = {asyncio.ensure_future(socket.recv_json()): socket for socket in sockets}
+            while refused + await stored() < BURST:  # every line stored, or refused to its socket
+                done, _ = await asyncio.wait(reading, timeout=30, return_when=asyncio.FIRST_COMPLETED)
+                assert done, f"{refused} refused and {await stored()} stored of {BURST}, then nothing"
+                for finished in done:
+                    socket = reading.pop(finished)
+                    message = finished.result()
+                    refused += message["type"] == "error" and message.get("code") == "chat_rate"
+                    reading[asyncio.ensure_future(socket.recv_json())] = socket
+            for pending in reading:
+                pending.cancel()
+        finally:
+            for socket in sockets:
+                await socket.close()
+        return refused, await stored()
+
+    refused, lines = asyncio.run(scenario())
+
+    assert (lines, refused) == (LIMIT, BURST - LIMIT)
