@@ -8,8 +8,8 @@ thread (a database thread after its commit, a Celery worker) with a plain
 Redis client: no event loop has to be woken to carry it.
 
 When Redis cannot be reached, the Redis layer says so with one error type
-(`ChannelLayerUnavailable`, which the consumers turn into a clean refusal of
-the handshake; the pages poll meanwhile), loses pushes rather than failing
+(`ChannelLayerUnavailable`, which the consumers turn into a socket accepted
+and closed at once with 4503, "try again soon"; the pages poll meanwhile), loses pushes rather than failing
 their callers, and logs the outage in one line a few seconds instead of a
 traceback a second. When its pub/sub connection is restored it tells every
 local group to read again what it shows (`resync_message`, a setting): the
