@@ -258,7 +258,7 @@ if not REDIS_URL:
 # their own), so a host that never answers holds up no bot's turn.
 NOTIFY_QUEUE = "notify"
 CELERY_TASK_ROUTES = {name: {"queue": NOTIFY_QUEUE} for name in (
-    "notify.deliver_push", "games.your_move_email", "games.tasks.remind")}
+    "notify.deliver_push", "games.your_move_email", "games.tasks.remind", "games.tasks.send_reminders")}
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"

@@ -17,8 +17,6 @@ from tests.notify.push_service import Browser
 from tests.notify.tarpit import Tarpit
 from tests.play import pick_move
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 
 def bot_answer_seconds(table, person, rng) -> float:
     """How long the bot took to hand the turn back to `person` after the move that passed it the turn."""
@@ -33,6 +31,7 @@ def bot_answer_seconds(table, person, rng) -> float:
     return time.monotonic() - started
 
 
+@pytest.mark.django_db(transaction=True)
 def test_pushes_to_a_host_that_never_answers_do_not_delay_a_bot_at_another_table(
         running_worker, alice, bob, reach_the_local_push_services):
     table = table_against_a_bot(bob)
@@ -51,3 +50,12 @@ def test_pushes_to_a_host_that_never_answers_do_not_delay_a_bot_at_another_table
     assert during < before + 1.0, f"the bot answered in {during:.1f} s (before the pushes: {before:.2f} s)"
     # The host hung up: its devices fail twice more at most and are dropped, and the worker is idle again.
     assert wait_for(lambda: not PushSubscription.objects.filter(user=alice).exists(), timeout=60)
+
+
+@pytest.mark.parametrize("task", ["notify.deliver_push", "games.your_move_email", "games.tasks.remind",
+                                  "games.tasks.send_reminders"])
+def test_pushes_and_emails_go_to_the_queue_the_bots_worker_does_not_take(task):
+    from septica_site.celery import app
+
+    assert app.amqp.router.route({}, task)["queue"].name == settings.NOTIFY_QUEUE
+    assert app.amqp.router.route({}, "games.tasks.bot_turn")["queue"].name == app.conf.task_default_queue
