@@ -92,6 +92,7 @@ def check_broker() -> dict:
         detail = {
             "transport": celery_app.conf.broker_url.split(":", 1)[0],
             "seconds_since_worker_heartbeat": tasks.seconds_since_heartbeat(),
+            "seconds_since_notify_worker_heartbeat": tasks.seconds_since_heartbeat(tasks.NOTIFY_HEARTBEAT_KEY),
         }
         if settings.CELERY_EMBEDDED_WORKER:
             detail["embedded_worker"] = embedded_worker.is_running()

@@ -267,6 +267,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_EMBEDDED_WORKER = env_bool("CELERY_EMBEDDED_WORKER", default=not REDIS_URL)
 CELERY_BEAT_SCHEDULE = {
     "worker-heartbeat": {"task": "septica_site.tasks.heartbeat", "schedule": 30.0},
+    "notify-worker-heartbeat": {"task": "septica_site.tasks.heartbeat", "schedule": 30.0,
+                                "kwargs": {"key": "septica:notify-worker-heartbeat"}, "options": {"queue": NOTIFY_QUEUE}},
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": float(env_int("DEADLINE_SWEEP_SECONDS", 30))},
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": float(env_int("REMINDER_SWEEP_SECONDS", 60))},
     "sweep-analyses": {"task": "games.tasks.sweep_analyses", "schedule": float(env_int("ANALYSIS_SWEEP_SECONDS", 120))},

@@ -6,6 +6,8 @@ from celery import shared_task
 from django.core.cache import cache
 
 HEARTBEAT_KEY = "septica:worker-heartbeat"
+# The workers of the pushes and e-mails (settings.NOTIFY_QUEUE) beat apart: a deployment may lack them alone.
+NOTIFY_HEARTBEAT_KEY = "septica:notify-worker-heartbeat"
 
 
 @shared_task(ignore_result=True)
@@ -18,6 +20,6 @@ def heartbeat(key: str = HEARTBEAT_KEY) -> None:
     cache.set(key, time.time(), timeout=None)
 
 
-def seconds_since_heartbeat() -> float | None:
-    last = cache.get(HEARTBEAT_KEY)
+def seconds_since_heartbeat(key: str = HEARTBEAT_KEY) -> float | None:
+    last = cache.get(key)
     return None if last is None else round(time.time() - last, 1)

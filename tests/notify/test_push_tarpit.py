@@ -59,3 +59,17 @@ def test_pushes_and_emails_go_to_the_queue_the_bots_worker_does_not_take(task):
 
     assert app.amqp.router.route({}, task)["queue"].name == settings.NOTIFY_QUEUE
     assert app.amqp.router.route({}, "games.tasks.bot_turn")["queue"].name == app.conf.task_default_queue
+
+
+def test_healthz_shows_how_long_ago_the_push_and_email_worker_was_seen(running_worker, make_user, password):
+    from django.core.cache import cache
+
+    from septica_site.tasks import NOTIFY_HEARTBEAT_KEY, heartbeat
+    from tests.second_factor import staff_client
+
+    cache.delete(NOTIFY_HEARTBEAT_KEY)
+    heartbeat.apply_async(kwargs={"key": NOTIFY_HEARTBEAT_KEY}, queue=settings.NOTIFY_QUEUE)
+    assert wait_for(lambda: cache.get(NOTIFY_HEARTBEAT_KEY) is not None, timeout=20), "no worker takes the queue"
+    client = staff_client(make_user("root", is_staff=True), password)
+
+    assert 0 <= client.get("/healthz").json()["broker"]["seconds_since_notify_worker_heartbeat"] < 20
