@@ -74,7 +74,7 @@ def leave_table(request, table_id: int):
 
 @router.operation("POST", "/tables/{int:table_id}/bot", name="api_add_bot",
                   summary=_("Seat a bot at the table you made"), access=SIGNED_IN, tags=TABLES,
-                  ok={200: TableWithSeat}, refusals=[400, 403, 404, 409], body=BotToSeat)
+                  ok={200: TableWithSeat}, refusals=[400, 403, 404, 409], rule_codes=["bad_seat"], body=BotToSeat)
 def add_bot(request, table_id: int):
     return views.add_bot(request, table_id)
 

@@ -269,7 +269,7 @@ class Invite(Schema):
 
 
 class BotToSeat(Schema):
-    seat: Sometimes[int] = Field(None, description="Left out: the first free seat.")
+    seat: Sometimes[int] = Field(None, ge=1, le=5, description="Left out: the first free seat.")
     level: Literal[tuple(BotLevel.values)] = "medium"
     style: Literal[tuple(BotStyle.values)] = "balanced"
 
