@@ -107,7 +107,7 @@ def shown_text(text: str) -> str:
         joins = char == _JOINER and _is_symbol("".join(kept[-1:])) and _is_symbol(text[index + 1: index + 2])
         if joins or unicodedata.category(char) == "Cn" or not has_hidden_characters(char):
             kept.append(char)
-    return "".join(kept)
+    return " ".join("".join(kept).split())  # a space the hidden ones stood between is one space
 
 
 _JOINER = "\u200d"

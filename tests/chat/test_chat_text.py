@@ -31,7 +31,7 @@ def test_a_direction_override_is_taken_out_so_the_line_reads_as_typed(alice, pla
 
 @pytest.mark.parametrize("hidden", BIDI_CONTROLS + ZERO_WIDTHS, ids=lambda char: f"U+{ord(char):04X}")
 def test_every_bidi_control_and_zero_width_character_is_taken_out(alice, playing, hidden):
-    line = say(alice, playing.pk, text=f"well{hidden} played{hidden}")
+    line = say(alice, playing.pk, text=f"well{hidden} played {hidden} {hidden}")
 
     assert ChatLine.objects.get(pk=line.pk).text == "well played"
 
