@@ -50,11 +50,11 @@ class Destination:
 
 def checked(endpoint: str) -> Destination:
     """Where `endpoint` may be reached, or Refused."""
-    parts = urlsplit(endpoint)
     try:
+        parts = urlsplit(endpoint)
         port = parts.port or (443 if parts.scheme == "https" else 80)
-    except ValueError:
-        raise Refused("The endpoint's port is not a number.") from None
+    except ValueError:  # an unclosed [ipv6], a port that is no port
+        raise Refused("The endpoint must be an https URL at a push service.") from None
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.username or parts.password:
         raise Refused("The endpoint must be an https URL at a push service.")
     addresses = resolved(parts.hostname, port)

@@ -74,8 +74,10 @@ def test_a_name_that_resolves_inside_even_in_part_is_refused(client, bob, names,
     assert not PushSubscription.objects.exists()
 
 
-@pytest.mark.parametrize("endpoint", ["https://nowhere.invalid/push", "https://fcm.googleapis.com:8443/fcm/send/x"])
-def test_a_name_that_does_not_resolve_or_another_port_than_443_is_refused(client, bob, endpoint):
+@pytest.mark.parametrize("endpoint", ["https://nowhere.invalid/push", "https://fcm.googleapis.com:8443/fcm/send/x",
+                                      "https://[::1/push", "https://fcm.googleapis.com:99999/x", "https:///push",
+                                      "https://user:secret@fcm.googleapis.com/x", "http://fcm.googleapis.com/x"])
+def test_a_malformed_url_a_name_that_does_not_resolve_or_not_https_on_443_is_refused(client, bob, endpoint):
     client.force_login(bob)
 
     answer = post(client, {"endpoint": endpoint, "keys": Browser().keys()})
