@@ -19,6 +19,7 @@ import contextlib
 import ipaddress
 import socket
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from socket import IPPROTO_TCP, SOCK_STREAM, gaierror, getaddrinfo
 from urllib.parse import urlsplit
@@ -67,9 +68,17 @@ def checked(endpoint: str) -> Destination:
     return Destination(parts.scheme, parts.hostname, port, str(addresses[0]))
 
 
+# Lookups run here so that a name server that never answers holds neither a request nor a
+# push worker past the connect timeout (a lookup cannot be cancelled: its thread stays busy).
+_lookups = ThreadPoolExecutor(max_workers=8, thread_name_prefix="push-dns")
+
+
 def resolved(hostname: str, port: int) -> list[Address]:
+    lookup = _lookups.submit(getaddrinfo, hostname, port, type=SOCK_STREAM, proto=IPPROTO_TCP)
     try:
-        answers = getaddrinfo(hostname, port, type=SOCK_STREAM, proto=IPPROTO_TCP)
+        answers = lookup.result(timeout=settings.PUSH_CONNECT_TIMEOUT_SECONDS)
+    except TimeoutError:
+        raise Refused("The endpoint's host name did not resolve in time.") from None
     except (gaierror, UnicodeError, OSError):
         raise Refused("The endpoint's host name does not resolve.") from None
     addresses = [ipaddress.ip_address(answer[4][0].split("%")[0]) for answer in answers]

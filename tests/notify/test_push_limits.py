@@ -86,6 +86,28 @@ def test_a_malformed_url_a_name_that_does_not_resolve_or_not_https_on_443_is_ref
     assert not PushSubscription.objects.exists()
 
 
+def test_a_name_server_that_never_answers_holds_a_subscription_a_few_seconds_at_most(client, bob, settings,
+                                                                                   monkeypatch):
+    settings.PUSH_CONNECT_TIMEOUT_SECONDS = 0.3
+    answer_now = threading.Event()
+
+    def silent_name_server(*args, **kwargs):
+        answer_now.wait(10)
+        raise socket.gaierror("no answer")
+
+    monkeypatch.setattr("notify.addresses.getaddrinfo", silent_name_server)
+    client.force_login(bob)
+    started = time.monotonic()
+    try:
+        answer = post(client, {"endpoint": "https://push.slow-dns.example/x", "keys": Browser().keys()})
+    finally:
+        answer_now.set()
+
+    assert time.monotonic() - started < 3
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_endpoint"
+    assert "in time" in answer.json()["error"] and not PushSubscription.objects.exists()
+
+
 def test_a_push_service_on_the_internet_is_taken(client, bob, no_allowed_networks):
     client.force_login(bob)
 
