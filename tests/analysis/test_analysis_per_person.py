@@ -14,6 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import tasks
+from games.actions import analysis as actions_analysis
 from games.after_commit.analysis import ANALYSE_TASK
 from games.models import AnalysisStatus, MatchAnalysis
 from tests.play import finished_match
@@ -136,3 +137,15 @@ def test_the_replay_page_says_a_waiting_analysis_waits_its_turn_in_the_readers_l
     assert 'data-status="waiting"' in english and "waits its turn" in english
     assert "își așteaptă rândul" in romanian
     assert "Bots made every choice" not in english
+
+
+@pytest.mark.django_db(transaction=True)
+def test_matches_whose_analyses_begin_at_once_still_queue_two(alice, bob, sent_tasks):
+    from tests.chat.test_chat_burst import at_once
+
+    alices = [finished_match(alice, [bob], rules=RULES, seed=seed).pk for seed in range(6)]
+
+    at_once(len(alices), lambda number: actions_analysis.begin_analysis(alices[number]))
+
+    assert queued_or_running(alices) == QUEUED_PER_PERSON
+    assert MatchAnalysis.objects.filter(pk__in=alices, status=AnalysisStatus.WAITING).count() == 4
