@@ -5,12 +5,13 @@ A browser's push endpoint is an https URL at its push service, on port 443.
 Anything else, and any host that does not resolve or resolves (even in part) to
 an address that is not public, could aim the site's own requests inside its
 network, so it is refused when a device subscribes and again at every delivery
-(a name may point elsewhere by then). The name is looked up once, here: the
-request then goes to the address checked, with the name kept for the Host
-header, TLS's server name and the certificate's check, so a second lookup cannot
-answer differently; it is cut off when its connect and read timeouts together
-have passed, however slowly the other end answers. PUSH_ALLOWED_NETWORKS adds networks (the tests' push services
-on 127.0.0.0/8) that are taken over plain http and on any port too.
+(a name may point elsewhere by then). The name is looked up once, here, with
+the connect timeout as its bound: the request then goes to the address checked,
+with the name kept for the Host header, TLS's server name and the certificate's
+check, so a second lookup cannot answer differently, and it is cut off once its
+connect and read timeouts together have passed, however slowly the other end
+answers. PUSH_ALLOWED_NETWORKS adds networks (the tests' push services on
+127.0.0.0/8) that are taken over plain http and on any port too.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 # Every browser's push service (Google's, Mozilla's, Apple's, Microsoft's) listens on 443;
 # another port only serves to point the site at something that is not a push service.
 PUSH_PORT = 443
+
+ANSWER_MAX_BYTES = 16 * 1024
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -88,7 +91,7 @@ def resolved(hostname: str, port: int) -> list[Address]:
 
 
 def public(address: Address) -> bool:
-    """Whether `address` is on the public internet: every address an IPv6 one carries an IPv4 one in too."""
+    """Whether `address` is on the public internet, and so is any IPv4 address it carries (mapped, 6to4, Teredo)."""
     if address.is_multicast or not address.is_global:
         return False
     if isinstance(address, ipaddress.IPv6Address):
@@ -162,9 +165,13 @@ class _PinnedAdapter(HTTPAdapter):
             pool_kwargs["assert_hostname"] = self.destination.hostname
         return host_params, pool_kwargs
 
-    def send(self, request, *args, **kwargs):
+    def send(self, request, stream=False, **kwargs):
         request.headers["Host"] = urlsplit(request.url).netloc
-        return super().send(request, *args, **kwargs)
+        response = super().send(request, stream=True, **kwargs)
+        # A push service's answer is a few bytes; what is beyond this is never read or kept.
+        with contextlib.closing(response):
+            response._content = response.raw.read(ANSWER_MAX_BYTES, decode_content=True)
+        return response
 
 
 class _NoRedirects(requests.Session):

@@ -1,5 +1,5 @@
-"""A host that takes connections and never answers (or, trickling, answers a byte at a time
-and never finishes): a push endpoint that holds a sender for as long as it is willing to wait."""
+"""A host that takes connections and never answers (or, trickling, answers a byte at a time;
+or, flooding, answers without end): a push endpoint that holds a sender as long as it lets it."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import threading
 
 
 class Tarpit:
-    def __init__(self, trickle: bool = False):
+    def __init__(self, trickle: bool = False, flood: bool = False):
         self.trickle = trickle
+        self.flood = flood
         self.closed = threading.Event()
         self.listener = socket.create_server(("127.0.0.1", 0), backlog=128)
         self.held: list[socket.socket] = []
@@ -40,14 +41,23 @@ class Tarpit:
                 return
             self.held.append(connection)
             self.accepted.release()
-            if self.trickle:
-                threading.Thread(target=self._trickle, args=(connection,), daemon=True).start()
+            if self.trickle or self.flood:
+                talk = self._trickle if self.trickle else self._flood
+                threading.Thread(target=talk, args=(connection,), daemon=True).start()
 
     def _trickle(self, connection: socket.socket) -> None:
         with contextlib.suppress(OSError):
             connection.sendall(b"HTTP/1.1 ")  # its status never comes
             while not self.closed.wait(0.05):
                 connection.sendall(b"a")
+
+    def _flood(self, connection: socket.socket) -> None:
+        """Accept the push at once, then send an answer that never ends, as fast as it is read."""
+        with contextlib.suppress(OSError):
+            connection.recv(65536)
+            connection.sendall(b"HTTP/1.1 201 Created\r\nContent-Length: 10000000000\r\n\r\n")
+            while not self.closed.is_set():
+                connection.sendall(b"x" * 65536)
 
     def wait_for_connections(self, count: int, timeout: float) -> bool:
         return all(self.accepted.acquire(timeout=timeout) for _ in range(count))

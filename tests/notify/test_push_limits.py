@@ -175,6 +175,21 @@ def test_a_host_answering_a_byte_at_a_time_is_cut_off(bob, settings, sent_tasks,
     assert sent.failed == 1 and tarpit.wait_for_connections(1, timeout=1)
 
 
+def test_an_answer_without_end_is_not_read_whole(bob, settings, sent_tasks, reach_the_local_push_services):
+    settings.PUSH_CONNECT_TIMEOUT_SECONDS, settings.PUSH_READ_TIMEOUT_SECONDS = 5, 5
+    with Tarpit(flood=True) as tarpit:
+        PushSubscription.objects.create(user=bob, endpoint=tarpit.url("/push/1"), **Browser().keys())
+        notification = challenge(bob)
+        hang_up = threading.Timer(20, tarpit.__exit__)  # the test's own bound, were the site's missing
+        hang_up.start()
+        started = time.monotonic()
+        sent = push.send(notification)
+        took = time.monotonic() - started
+        hang_up.cancel()
+
+    assert sent.delivered == 1 and took < 2, f"the delivery read the answer for {took:.1f} s"
+
+
 def test_an_answer_between_two_silences_keeps_the_device(bob, push_service, settings, sent_tasks):
     settings.PUSH_READ_TIMEOUT_SECONDS = 0.2
     subscription = push_service.subscribe(bob, Browser())
