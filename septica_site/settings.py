@@ -447,7 +447,7 @@ if not VAPID_SUBJECT.startswith(("mailto:", "https://")):
 PUSH_CONNECT_TIMEOUT_SECONDS = _env_seconds("PUSH_CONNECT_TIMEOUT_SECONDS", 3.0)
 PUSH_READ_TIMEOUT_SECONDS = _env_seconds("PUSH_READ_TIMEOUT_SECONDS", 5.0)
 # Devices one person may have take push (the newest kept), and pushes one person gets a minute.
-PUSH_DEVICES_MAX = env_int("PUSH_DEVICES_MAX", 5)
+PUSH_DEVICES_MAX = max(1, env_int("PUSH_DEVICES_MAX", 5))
 PUSH_DELIVERIES_PER_MINUTE = env_int("PUSH_DELIVERIES_PER_MINUTE", 10)
 # Push reaches only public addresses; these networks too (CIDRs; the tests' own push
 # services on 127.0.0.0/8), over plain http and on any port as well.
