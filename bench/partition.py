@@ -94,6 +94,7 @@ MOVE_ANSWER_SECONDS = 8.0  # as the table page waits for a socket move's answer 
 REQUEST_TIMEOUT = 10.0  # what this client waits for any HTTP answer: a hang shows as this
 PROBE_EVERY = 0.25
 CATCH_UP_WAIT = 20.0  # how long to wait for the sockets after a heal before calling them behind
+BOTS_BACK_WAIT = 60.0  # how long to wait for the first bot move after a heal
 
 
 # --- the hosts ---------------------------------------------------------------------------------
@@ -546,9 +547,11 @@ async def run_phase(key: str, network: Network, processes: Processes, drill: Dri
             if id(person) in behind and id(person) not in caught and person.seq >= behind[id(person)]:
                 caught[id(person)] = time.monotonic() - healed
         await asyncio.sleep(0.05)
-    await asyncio.sleep(1.0)
+    first_bot_after = None
+    while first_bot_after is None and time.monotonic() - healed < BOTS_BACK_WAIT:
+        _, first_bot_after = await asyncio.to_thread(bot_moves_between, healed_at)
+        await asyncio.sleep(0.2)
     bots_during, _ = await asyncio.to_thread(bot_moves_between, cut_at, healed_at)
-    _, first_bot_after = await asyncio.to_thread(bot_moves_between, healed_at)
     answered = [entry for entry in drill.answers if entry[1] == "server1" and cut_at <= entry[0] - entry[4] < healed_at]
     times = sorted(entry[4] for entry in answered)
     return {
@@ -720,6 +723,10 @@ def run(args) -> int:
         code = 0 if not missed else 1
     finally:
         processes.stop_all()
+        if args.logs:
+            Path(args.logs).mkdir(parents=True, exist_ok=True)
+            for log in scratch.glob("*.log"):
+                shutil.copy(log, args.logs)
         if code and args.keep_logs:
             for name in processes.running:
                 print(f"--- {name}\n{processes.log(name)}", file=sys.stderr)
@@ -738,6 +745,7 @@ def parse_args(argv=None):
     parser.add_argument("--seed", type=int, default=40)
     parser.add_argument("--json", help="write the figures here")
     parser.add_argument("--keep-logs", action="store_true", help="print the processes' logs' ends when a target is missed")
+    parser.add_argument("--logs", help="copy the processes' logs into this directory at the end")
     parser.add_argument("--tag", help="the namespaces' prefix (default sp<pid>)")
     args = parser.parse_args(argv)
     if not set(args.phases) <= set(PHASES) or not 1 <= args.matches <= 50:
