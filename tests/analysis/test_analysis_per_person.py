@@ -69,10 +69,13 @@ def test_one_persons_many_matches_leave_anothers_analysis_to_be_judged_beside_on
     charlies = matches_ended(django_capture_on_commit_callbacks, charlie, bob, [7])[0]
     most_at_once = []
 
+    worker(done=lambda: began([charlies]), after_each=lambda: most_at_once.append(queued_or_running(alices)))
+
+    assert len(began(alices)) <= QUEUED_PER_PERSON, "Charlie's analysis waited behind all of Alice's"
+
     worker(done=lambda: MatchAnalysis.objects.filter(pk=charlies, status=AnalysisStatus.READY).exists(),
            after_each=lambda: most_at_once.append(queued_or_running(alices)))
 
-    assert len(began(alices)) <= QUEUED_PER_PERSON, "Charlie's analysis waited behind all of Alice's"
     assert max(most_at_once) <= QUEUED_PER_PERSON
     assert MatchAnalysis.objects.filter(pk__in=alices, status=AnalysisStatus.WAITING).exists()
 
