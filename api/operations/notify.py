@@ -30,7 +30,8 @@ def push_key(request):
 
 @router.operation("POST", "/push/subscriptions", name="api_push_subscriptions",
                   summary=_("Take web push on this device"), access=SIGNED_IN, tags=NOTIFICATIONS,
-                  ok={201: PushSubscriptionSaved}, refusals=[400], rule_codes=["bad_endpoint", "endpoint_taken"],
+                  ok={201: PushSubscriptionSaved}, refusals=[400],
+                  rule_codes=["bad_endpoint", "endpoint_taken", "bad_p256dh", "bad_auth"],
                   body=PushSubscriptionToSave)
 def subscribe(request):
     return views.push_subscriptions(request)
