@@ -13,6 +13,8 @@ the (pinned) library removes or changes them:
   tested by tests/site/test_worker_survives_redis.py.
 - django-allauth: the shape of its cache keys (septica_site/allauth_private.py),
   tested by tests/site/test_allauth_private.py.
+- requests: `Response._content`, which notify/addresses.py fills with the first
+  16 kB of a push service's answer read from a streamed response, tested here.
 
 Also here, names that are not private but are undocumented insides the site
 leans on: what `connection.cursor()` does to a cursor (games/sql/prepared.py
@@ -310,3 +312,19 @@ def test_daphne_builds_its_requests_from_the_module_global_that_serve_replaces()
     assert "protocol.requestFactory = WebRequest" in inspect.getsource(http_protocol.HTTPFactory.buildProtocol)
     assert "parsePOSTFormSubmission" in inspect.signature(http.Request.__init__).parameters
     assert issubclass(daphne_requests.WebRequestWithRawBody, http_protocol.WebRequest)
+
+
+def test_a_requests_response_answers_with_the_content_set_on_it():
+    """notify/addresses.py: a push's answer is read (to a bound) from the raw stream and set as
+    `_content`; pywebpush then reads `.status_code`, `.content` and `.text` as from any response."""
+    import io
+
+    import requests
+
+    response = requests.Response()
+    response.status_code = 201
+    response.raw = io.BytesIO(b"never read")
+    response._content = b"created"
+    assert response.content == b"created"
+    assert response.text == "created"
+    assert response.ok
