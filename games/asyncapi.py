@@ -30,8 +30,8 @@ CLOSE_CODES = {
           "meanwhile",
     4429: "too many anonymous /ws/lobby/ sockets from one address (status 429 first), or a client that kept sending "
           "after 200 messages the throttle dropped (no message first)",
-    4503: "the live service (Redis) is unreachable for a moment: poll the JSON API and connect again soon "
-          "(no message first)",
+    4503: "the live service (Redis), or for a socket's first read the database, is unreachable for a moment: poll "
+          "the JSON API and connect again soon (no message first)",
 }
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_PER_SECOND, BURST = 10, 20
@@ -42,7 +42,13 @@ STATUSES = ["open", "playing", "finished", "aborted"]
 BOT_LEVELS = ["beginner", "medium", "expert", "master"]
 BOT_STYLES = ["cautious", "balanced", "aggressive", "team", "expert"]
 CHALLENGE_STATUSES = ["pending", "accepted", "declined", "expired", "withdrawn"]
-ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 429]
+ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 429, 503]
+# Refusals of the socket's own, beside the rules' and chat's codes (games/words/unavailable.py).
+SOCKET_ERROR_CODES = {
+    "database_unavailable": "503: the database did not answer the work a message asked for (unreachable or timed "
+                            "out). Nothing was done, a move's `seq` included: send the same message again in a moment. "
+                            "The socket stays open, and what it missed meanwhile comes once the database answers.",
+}
 
 CARD = "^([2-9TJQKA][CDHS]|X[RB])$"
 SUIT = "^[CDHS]$"
@@ -405,8 +411,8 @@ ERROR = message(
     typed("error", "A refusal, as the JSON API's (/api/docs/#errors); `error` is in the socket's language.", {
         "status": {"type": "integer", "enum": ERROR_STATUSES, "description": "As the HTTP status would be."},
         "error": string("A sentence saying why, in the socket's language (from its handshake)."),
-        "code": string("A stable name of the refusal, when it has one (a rule's, such as card-not-held, or "
-                       "chat's, such as chat_rate)."),
+        "code": string("A stable name of the refusal, when it has one (a rule's, such as card-not-held, "
+                       "chat's, such as chat_rate, or the socket's own: see x-error-codes)."),
         "params": {"type": "object", "description": "The cards, seats and counts a rule's refusal concerns."},
         "seq": nullable(integer("On a refused move: the match's current seq.")),
         "about": {"type": "string", "const": "chat", "description": "On a refused chat line."},
@@ -416,12 +422,18 @@ ERROR = message(
         f"too deep; 413: over {MAX_MESSAGE_BYTES} bytes; 429: over {RATE_PER_SECOND} messages a second on average, "
         f"{BURST} at once), for a refused move (400 illegal, with `code` and `params`; 403 not yours; 404; 409 the "
         "table moved on, with `seq`, followed by the current view unless this socket has it already), for a refused chat line (`about`: chat, to the "
-        "writer alone), and before the server closes the socket with 4401, 4404 or 4429 (see x-close-codes)."),
+        "writer alone), for any message whose database work could not be done (503, `code` database_unavailable: "
+        "send it again in a moment; the socket stays open), and before the server closes the socket with 4401, 4404 "
+        "or 4429 (see x-close-codes)."),
     examples=[{"name": "stale", "type": "error", "status": 409, "seq": 3,
                "error": "The table has moved on since you looked: here is where it stands."},
               {"name": "chat", "type": "error", "status": 429, "about": "chat", "code": "chat_rate",
-               "error": "You are writing too fast."}],
+               "error": "You are writing too fast."},
+              {"name": "database", "type": "error", "status": 503, "code": "database_unavailable",
+               "error": "The server could not reach its database just now, so this was not done. "
+                        "Try again in a moment."}],
 )
+ERROR["x-error-codes"] = [{"code": code, "meaning": meaning} for code, meaning in SOCKET_ERROR_CODES.items()]
 MESSAGES = {
     "move": message("move", "move", "Play a move, having seen `seq` moves.", typed("move", "A move.", {
         "seq": integer("The number of moves you have seen (the view's `seq`); resign takes any."),

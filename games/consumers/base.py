@@ -1,10 +1,12 @@
-"""What every consumer shares: reading client messages, throttling, errors, and
-closing when the credential it was opened with ends (accounts/credentials.py)."""
+"""What every consumer shares: reading client messages, throttling, errors,
+closing when the credential it was opened with ends (accounts/credentials.py),
+and living through a database that does not answer (see `dispatch`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 import orjson
@@ -17,8 +19,13 @@ from django.utils import translation
 from accounts import credentials
 from septica_site import client_json
 from septica_site.languages import language_for_scope
+from septica_site.outage import database_unreachable
 
 from ..after_commit import publish
+from ..words.unavailable import DATABASE_UNAVAILABLE, database_unavailable
+from .catch_up import behind
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 16 * 1024
 RATE_PER_SECOND = 10.0
@@ -28,7 +35,7 @@ FLOOD_CLOSE_AFTER = 200  # messages dropped by the throttle before the socket is
 CLOSE_NOT_AUTHENTICATED = 4401
 CLOSE_NOT_FOUND = 4404
 CLOSE_FLOODING = 4429
-CLOSE_UNAVAILABLE = 4503  # Redis unreachable: try again soon (servers may not send 1013)
+CLOSE_UNAVAILABLE = 4503  # Redis or the database unreachable: try again soon (servers may not send 1013)
 CLOSE_GONE = 1006  # no close frame: the browser went without one
 
 
@@ -72,6 +79,14 @@ def parse_message(text_data: str | None) -> dict:
     if not isinstance(message.get("type"), str):
         raise BadMessage(400, "A message needs a \"type\".")
     return message
+
+
+def database_failed(error: Exception) -> bool:
+    """Whether `error` is the database unreachable or timed out, which a socket lives through.
+
+    Not the consumer ending, the browser gone or Redis away (see
+    `SepticaConsumer.__call__`), whatever error they followed."""
+    return not isinstance(error, (StopConsumer, Disconnected, *publish.REDIS_DOWN)) and database_unreachable(error)
 
 
 class SepticaConsumer(AsyncJsonWebsocketConsumer):
@@ -127,6 +142,7 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         # Channels' own ends with a hop to the sync thread to close stale
         # database connections (see `dispatch`): for every socket that closes.
         self.left = True
+        behind().forget(self)
         try:
             if self.credential is not None:
                 await self.channel_layer.group_discard(credentials.group(self.credential.user_id), self.channel_name)
@@ -152,7 +168,54 @@ class SepticaConsumer(AsyncJsonWebsocketConsumer):
         # database call here goes through `db()` (consumers/database.py),
         # which closes a connection that a call left in doubt.
         with translation.override(self.language):
-            await handler(message)
+            try:
+                await handler(message)
+            except Exception as error:
+                if not database_failed(error):
+                    raise
+                await self.database_did_not_answer(error, message["type"] == "websocket.receive")
+
+    async def on_its_own(self, read) -> None:
+        """`await read()`, a read the socket makes in a task of its own, surviving the database as `dispatch` does."""
+        try:
+            await read()
+        except Exception as error:
+            if not database_failed(error):
+                raise
+            await self.database_did_not_answer(error, the_clients=False)
+
+    async def database_did_not_answer(self, error: Exception, the_clients: bool) -> None:
+        """A handler's database work failed with the database unreachable or timed out: the socket lives on.
+
+        Ending the consumer (Channels' way with any error) closed the socket on
+        its browser, which then had to open it again, with the database still
+        away. Nothing was done: a move's or a chat line's transaction never
+        committed, so the client may send it again, the same seq with it. A
+        message of the client's is answered with a 503 refusal; whatever the
+        socket missed (an announcement's view, a list) it reads again once the
+        database answers (consumers/catch_up.py). Only a socket that has not
+        been accepted yet, with nothing to show, is closed, as with Redis away:
+        4503 with no message first, and the page tries again soon."""
+        logger.warning("%s: the database did not answer: %r", type(self).__name__, error)
+        if not self.accepted:
+            await AsyncJsonWebsocketConsumer.accept(self)  # not self.accept(): this socket hears of no credential
+            self.accepted = True
+            return await self.close(CLOSE_UNAVAILABLE)
+        if the_clients:
+            await self.send_database_unavailable()
+        behind().note(self)
+
+    async def send_database_unavailable(self, **extra) -> None:
+        with translation.override(self.language):  # also from a task of the socket's own
+            await self.send_error(503, database_unavailable(), code=DATABASE_UNAVAILABLE, **extra)
+
+    async def catch_up(self) -> None:
+        """Once the database answers again (consumers/catch_up.py): `read_again`, in the socket's language."""
+        with translation.override(self.language):
+            await self.read_again()
+
+    async def read_again(self) -> None:
+        """Read and send what the socket may have missed while the database did not answer."""
 
     @classmethod
     async def encode_json(cls, content) -> str:

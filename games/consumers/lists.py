@@ -24,7 +24,7 @@ from septica_site.client_address import scope_address
 from ..after_commit import publish
 from ..reads import my_matches_json
 from . import shared_lists
-from .base import CLOSE_FLOODING, CLOSE_NOT_AUTHENTICATED, SepticaConsumer
+from .base import CLOSE_FLOODING, CLOSE_NOT_AUTHENTICATED, SepticaConsumer, database_failed
 from .database import lists_db
 
 DEBOUNCE_SECONDS = shared_lists.DEBOUNCE_SECONDS
@@ -74,9 +74,16 @@ class LobbyConsumer(SepticaConsumer):
             await hub.join(self)  # before the read: a change made meanwhile is pushed after it
             await self.accept()
             await self.send_lobby(await hub.current(self.language))
-        except BaseException:
-            self.leave_hub()  # a connect that failed is neither counted nor pushed to
+        except BaseException as error:
+            # A connect that failed is neither counted nor pushed to; one accepted whose read
+            # the database did not answer stays open, pushed to when it answers (base.py).
+            if not (self.accepted and isinstance(error, Exception) and database_failed(error)):
+                self.leave_hub()
             raise
+
+    async def read_again(self) -> None:
+        if self.hub is not None:
+            await self.send_lobby(await self.hub.current(self.language))
 
     async def disconnect(self, code):
         self.leave_hub()
@@ -138,6 +145,9 @@ class MyMatchesConsumer(SepticaConsumer):
     def build(self) -> dict:
         return my_matches_json(self.user)
 
+    async def read_again(self) -> None:
+        await self.send_list()
+
     async def send_list(self) -> None:
         data = await lists_db(self.build)()
         if data != self.sent:
@@ -152,4 +162,4 @@ class MyMatchesConsumer(SepticaConsumer):
         await asyncio.sleep(DEBOUNCE_SECONDS)
         self.pending = None
         with contextlib.suppress(Disconnected):  # the browser went meanwhile; its disconnect follows
-            await self.send_list()
+            await self.on_its_own(self.send_list)

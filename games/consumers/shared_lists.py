@@ -36,11 +36,14 @@ from dataclasses import dataclass, field
 import orjson
 from django.utils import translation
 
+from septica_site.outage import database_unreachable
+
 from ..after_commit import publish
 from ..leaving_view import load_reliabilities
 from ..models import Seat, Table
 from ..presenters import table_summary
 from ..reads import lobby_table_ids, lobby_tables, tables_with_seats
+from .catch_up import behind
 from .database import lists_db
 
 logger = logging.getLogger(__name__)
@@ -256,6 +259,17 @@ class LobbyHub:
     async def _push_soon(self) -> None:
         await asyncio.sleep(DEBOUNCE_SECONDS)
         self.pending = None
+        try:
+            await self.catch_up()
+        except Exception as error:
+            if not database_unreachable(error):
+                raise
+            # Its sockets stay open and are pushed this change once the database answers.
+            logger.warning("the lobby could not be read, the database did not answer: %r", error)
+            behind().note(self)
+
+    async def catch_up(self) -> None:
+        """Push every socket the lobby as it is now (after a change, or once the database answers again)."""
         for language in {socket.language for socket in self.sockets}:
             lobby = await self.current(language)
             for number, socket in enumerate([socket for socket in self.sockets if socket.language == language]):

@@ -160,7 +160,8 @@ async def making_move(table_id: int, move) -> tuple[Snapshot, object]:
         if _moving.get(table_id) is future:
             del _moving[table_id]
         future.set_result(snapshot)
-    remember(snapshot)
+    if snapshot is not None:  # None: made, but not read back (the database went), see TableConsumer._play
+        remember(snapshot)
     return snapshot, answer
 
 

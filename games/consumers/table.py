@@ -25,6 +25,7 @@ from urllib.parse import parse_qs
 from asgiref.sync import sync_to_async
 
 from accounts import credentials
+from septica_site.outage import database_unreachable
 from septica_site.row_ids import fits_a_row
 
 from .. import actions, presence
@@ -38,6 +39,7 @@ from ..presenters import table_json
 from ..words.chat import phrases_in_words
 from . import snapshots
 from .base import CLOSE_NOT_AUTHENTICATED, CLOSE_NOT_FOUND, BadMessage, SepticaConsumer
+from .catch_up import behind
 from .database import db, lists_db
 
 logger = logging.getLogger(__name__)
@@ -88,7 +90,11 @@ class TableConsumer(SepticaConsumer):
         # Join the group before reading the table: a move committed in between is
         # then in what is read or announced after it, never in neither.
         await self.channel_layer.group_add(self.group, self.channel_name)
-        snapshot = await snapshots.fresh_snapshot(self.table_id)
+        try:
+            snapshot = await snapshots.fresh_snapshot(self.table_id)
+        except BaseException:  # the database did not answer: closed with 4503 (base.py), hearing nothing more
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            raise
         if snapshot is None or not may_watch(snapshot.table, self.user, self._query("invite")):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             return await self.refuse(CLOSE_NOT_FOUND, 404, NO_SUCH_TABLE)
@@ -98,8 +104,8 @@ class TableConsumer(SepticaConsumer):
             await self.channel_layer.group_add(chat_after_commit.reader_group(self.user.pk), self.channel_name)
         await self._load_leaving_state(snapshot)  # before accepting: the first view then goes out at once
         await self.accept()
+        self.heartbeat = asyncio.create_task(self._keep_present())  # first: a chat history unread leaves it open
         await self.send_snapshot(snapshot)
-        self.heartbeat = asyncio.create_task(self._keep_present())
 
     async def disconnect(self, code):
         if getattr(self, "watching", False):
@@ -158,6 +164,11 @@ class TableConsumer(SepticaConsumer):
             return
         await self.send_snapshot(await snapshots.fresh_snapshot(self.table_id))
 
+    async def read_again(self) -> None:
+        """After the database did not answer: the table as it is now (sent only if it differs from what was)."""
+        if self.watching:
+            await self.send_snapshot(await snapshots.fresh_snapshot(self.table_id))
+
     async def analysis_ready(self, event):
         """The match's analysis is stored (games/after_commit/analysis.py): the replay page reads it now."""
         if self.watching:
@@ -179,6 +190,8 @@ class TableConsumer(SepticaConsumer):
             if refusal.status == 409:
                 await self.send_snapshot(await snapshots.snapshot_at_least(self.table_id, seq))
             return
+        if data is None:  # made, but its view could not be read: it comes with the catch-up, or the announcement
+            return behind().note(self)
         await self.send_view(data)
 
     def _play(self, seq, move) -> tuple[snapshots.Snapshot, dict]:
@@ -187,9 +200,11 @@ class TableConsumer(SepticaConsumer):
             raise credentials.CredentialEnded
         if move.get("type") == "resign":  # the site's move, not the engine's: any seq will do
             actions.resign(self.table_id, self.user)
-            snapshot = snapshots.load_snapshot(self.table_id)
-            load_leaving_state(snapshot.table)
-            return snapshot, table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented)
+            with made_unless_read_fails():
+                snapshot = snapshots.load_snapshot(self.table_id)
+                load_leaving_state(snapshot.table)
+                return snapshot, table_json(snapshot.table, self.user, game=snapshot.game, cache=snapshot.presented)
+            return None, None
         match, game = actions.play_move(self.table_id, self.user, seq, move)
         table = match.table  # its seats (and their people) came with the move: no second read
         before = snapshots.known(self.table_id)
@@ -198,7 +213,9 @@ class TableConsumer(SepticaConsumer):
         snapshot = snapshots.Snapshot.of(table, game)  # remembered for the others here: no second read
         # Built here, on the database thread, before any socket on the loop
         # reads the snapshot: it loads the creator when no seat brought them.
-        return snapshot, table_json(snapshot.table, self.user, game=game, cache=snapshot.presented)
+        with made_unless_read_fails():
+            return snapshot, table_json(snapshot.table, self.user, game=game, cache=snapshot.presented)
+        return snapshot, None
 
     def _current_seq(self) -> int | None:
         return Match.objects.filter(pk=self.table_id).values_list("seq", flat=True).first()
@@ -219,8 +236,12 @@ class TableConsumer(SepticaConsumer):
         room = room_for(table, self.user)
         if room == self.chat_room:
             return
-        self.chat_room = room
-        lines = await lists_db(self._history_and_reader)(room)
+        before, self.chat_room = self.chat_room, room
+        try:
+            lines = await lists_db(self._history_and_reader)(room)
+        except BaseException:
+            self.chat_room = before  # unread: sent by the next view's send, or the catch-up's
+            raise
         await self.send_json({"type": "chat_history", "room": room, "lines": lines, "phrases": phrases_in_words()})
 
     async def chat_line(self, event):
@@ -273,8 +294,12 @@ class TableConsumer(SepticaConsumer):
             await self.close_for_credential(self.credential.refusal())
         except actions.ServiceError as refusal:
             await self.send_error(refusal.status, refusal.message, about="chat", **refusal.extra)
-        except Exception:  # noqa: BLE001 -- a task's error would otherwise go unseen; the writer sees no echo
-            logger.exception("chat line of %s at table %s failed", self.user.pk, self.table_id)
+        except Exception as error:  # noqa: BLE001 -- a task's error would otherwise go unseen; the writer sees no echo
+            if not database_unreachable(error):
+                return logger.exception("chat line of %s at table %s failed", self.user.pk, self.table_id)
+            logger.warning("chat line of %s at table %s: the database did not answer: %r", self.user.pk,
+                           self.table_id, error)
+            await self.send_database_unavailable(about="chat")  # not stored: the writer may send it again
 
     def _say(self, text, phrase) -> None:
         if self.credential is not None and not credentials.still_stands(self.credential):
@@ -308,6 +333,20 @@ class TableConsumer(SepticaConsumer):
                 await asyncio.sleep(presence.REFRESH_SECONDS)
                 if self.presence_key is not None:
                     await sync_to_async(presence.refresh, thread_sensitive=False)(self.presence_key)
+
+
+@contextlib.contextmanager
+def made_unless_read_fails():
+    """Around the reads after a move's commit: the database failing there does not undo the move.
+
+    The move stands, so the answer must not be the refusal that says nothing
+    was done: the `with` block's end is passed over instead, and the socket
+    catches up on the view."""
+    try:
+        yield
+    except Exception as error:
+        if not database_unreachable(error):
+            raise
 
 
 def _move_presence(old: str | None, new: str) -> None:

@@ -10,7 +10,8 @@
 // dropped. onOpen gets {reconnect: true} on every open after the first, which
 // is when a page should ask for what it missed. A refusal (close codes
 // 4401/4404) is final: trying again would only be refused again; 4503
-// (the server cannot reach Redis) is not, and the socket keeps trying.
+// (the server cannot reach Redis, or its database for a new socket) is not,
+// and the socket keeps trying.
 //
 // While the socket is down it can poll instead: with
 //   poll: { url: "/api/me/matches", type: "my_matches", every: 5000 }
