@@ -110,15 +110,21 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         self.resync_message = import_string(resync_message) if resync_message else None
         self.resyncers: dict[asyncio.AbstractEventLoop, _Resyncer] = {}
 
+    def _loop_layer(self):
+        """This event loop's part of the layer, its pub/sub connections read by `_receive`."""
+        loop_layer = loop_layers.loop_layer(self)
+        loop_layers.receive_with(loop_layer, _receive)
+        return loop_layer
+
     # --- Redis unreachable ---------------------------------------------------------------
     async def new_channel(self, prefix: str = "specific."):
         try:
-            return await loop_layers.loop_layer(self).new_channel(prefix)
+            return await self._loop_layer().new_channel(prefix)
         except UNREACHABLE as error:
             raise ChannelLayerUnavailable(repr(error)) from error
 
     async def group_add(self, group, channel):
-        loop_layer = loop_layers.loop_layer(self)
+        loop_layer = self._loop_layer()
         try:
             await loop_layer.group_add(group, channel)
         except UNREACHABLE as error:
@@ -127,14 +133,14 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
 
     async def group_discard(self, group, channel):
         try:
-            await loop_layers.loop_layer(self).group_discard(group, channel)
+            await self._loop_layer().group_discard(group, channel)
         except UNREACHABLE as error:
             # Redis forgets a lost connection's subscriptions by itself.
             logger.info("could not unsubscribe from %s: %r", group, error)
 
     async def group_send(self, group, message):
         try:
-            await loop_layers.loop_layer(self).group_send(group, message)
+            await self._loop_layer().group_send(group, message)
         except UNREACHABLE as error:  # the sockets read again when Redis is back
             logger.warning("could not publish to %s: %r", group, error)
 
@@ -192,7 +198,7 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
         return client
 
     async def group_send_many(self, messages) -> None:
-        loop_layer = loop_layers.loop_layer(self)  # this event loop's connections
+        loop_layer = self._loop_layer()  # this event loop's connections
         by_shard: dict[int, list] = {}
         for group, message in messages:
             channel = loop_layers.group_channel(self.prefix, group)
@@ -207,6 +213,87 @@ class RedisPubSubLayer(RedisPubSubChannelLayer):
                 for channel, data in published:
                     pipeline.publish(channel, data)
                 await pipeline.execute()
+
+
+# A pub/sub connection only reads, so one that went silent (a cut link, a
+# host gone without a word) fails no read: left alone it is never made again
+# and its groups are never told to read again, and after the link heals the
+# pushes lost meanwhile trickle in at the pace of TCP's backed-off
+# retransmissions. So a connection that has heard nothing for a while is sent
+# a PING, and one whose PING goes unanswered is dropped: the next read
+# connects again, subscribes again and calls `_Resyncer.reconnected`.
+PING_AFTER_SECONDS = 1.0
+PONG_WITHIN_SECONDS = 2.0
+POLL_SECONDS = 0.1  # channels_redis's own: how long a read waits before the loop looks around
+RECONNECT_PAUSE_SECONDS = 0.5  # between attempts while Redis cannot be reached
+PUBLISHED = ("message", "pmessage")
+
+
+async def _receive(pubsub, deliver) -> None:
+    """A shard's pub/sub reader: channels_redis's loop, plus the PING and the drop above.
+
+    It never spins: redis-py 8 takes a timeout error of the socket's own (the
+    kernel giving up on an unanswered connection) for the read timeout it was
+    asked for, and answers None at once, every time, without reconnecting. A
+    read that comes back empty without having waited is treated as that: the
+    connection is dropped."""
+    loop = asyncio.get_running_loop()
+    silence = _Silence(loop)
+    while True:
+        try:
+            subscriber = pubsub()
+            if subscriber is None or not subscriber.subscribed:
+                await asyncio.sleep(POLL_SECONDS)
+                continue
+            if silence.ping_due():
+                await subscriber.ping()
+                silence.pinged()
+            asked_at = loop.time()
+            message = await subscriber.get_message(timeout=POLL_SECONDS)
+            if message is not None:
+                silence.heard()
+                if message["type"] in PUBLISHED:
+                    deliver(message)
+            elif loop.time() - asked_at < POLL_SECONDS / 2:
+                await _drop(subscriber, silence, "its socket failed")
+                await asyncio.sleep(RECONNECT_PAUSE_SECONDS)
+            elif silence.pong_late():
+                await _drop(subscriber, silence, "no answer to a PING")
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - the reader must outlive anything; unreachable Redis is logged in one line
+            receive_logger.exception("Unexpected exception in receive task")
+            silence.heard()  # a connection made from now on starts with a clean slate
+            await asyncio.sleep(RECONNECT_PAUSE_SECONDS)
+
+
+async def _drop(subscriber, silence: _Silence, why: str) -> None:
+    connection = subscriber.connection
+    if connection is not None and connection.is_connected:
+        logger.warning("Redis pub/sub connection dropped (%s): connecting again", why)
+        await connection.disconnect(nowait=True)
+    silence.heard()
+
+
+class _Silence:
+    """How long a pub/sub connection has heard nothing, and whether its PING is overdue."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.heard_at = loop.time()
+        self.pinged_at: float | None = None
+
+    def heard(self) -> None:
+        self.heard_at, self.pinged_at = self.loop.time(), None
+
+    def ping_due(self) -> bool:
+        return self.pinged_at is None and self.loop.time() - self.heard_at >= PING_AFTER_SECONDS
+
+    def pinged(self) -> None:
+        self.pinged_at = self.loop.time()
+
+    def pong_late(self) -> bool:
+        return self.pinged_at is not None and self.loop.time() - self.pinged_at >= PONG_WITHIN_SECONDS
 
 
 class _Resyncer:
@@ -247,4 +334,5 @@ class _OutageInOneLine(logging.Filter):
         return True
 
 
-logging.getLogger("channels_redis.pubsub").addFilter(_OutageInOneLine())
+receive_logger = logging.getLogger("channels_redis.pubsub")  # where channels_redis's own reader logged
+receive_logger.addFilter(_OutageInOneLine())

@@ -1,7 +1,8 @@
 """channels_redis's private names that the site uses, all here: they let the Redis layer
 (septica_site/channel_layers.py) publish a commit's messages in one round trip to the channels
-and shards its subscribers listen on, and tell its local groups to read again when its pub/sub
-connection comes back.
+and shards its subscribers listen on, tell its local groups to read again when its pub/sub
+connection comes back, and read that connection with a loop of its own (one that notices when
+the connection has gone silent).
 
 The pub/sub layer keeps one `RedisPubSubLoopLayer` per event loop (its shards' connections,
 its local channels and groups); these functions reach into it. channels_redis is pinned
@@ -10,6 +11,7 @@ its local channels and groups); these functions reach into it. channels_redis is
 
 from __future__ import annotations
 
+from channels_redis.pubsub import RedisSingleShardConnection
 from channels_redis.utils import _consistent_hash
 
 
@@ -57,3 +59,34 @@ def deliver_locally(loop_layer, group: str, data: bytes) -> int:
             queue.put_nowait(data)
             delivered += 1
     return delivered
+
+
+class _ShardReceivingOurWay(RedisSingleShardConnection):
+    """A shard whose receive task runs the layer's `receive(pubsub, deliver)` instead of channels_redis's loop."""
+
+    receive = None
+
+    async def _do_receiving(self):
+        await self.receive(lambda: self._pubsub, self._receive_message)
+
+
+def receive_with(loop_layer, receive) -> None:
+    """Have each of the loop layer's shards read its pub/sub connection with `receive(pubsub, deliver)`:
+    `pubsub()` is the shard's redis-py `PubSub` (None before its first subscription), and
+    `deliver(message)` hands a message that `PubSub.get_message` returned to the local channels.
+    Idempotent; a shard that was already receiving channels_redis's way is switched over."""
+    for shard in loop_layer._shards:
+        if isinstance(shard, _ShardReceivingOurWay):
+            continue
+        shard.__class__ = _ShardReceivingOurWay
+        shard.receive = receive
+        if shard._receive_task is not None:
+            shard._receive_task.cancel()
+            shard._receive_task = None
+            shard._ensure_receiver()
+
+
+def connection_streams(connection):
+    """The asyncio (reader, writer) of a redis-py connection (None, None when it is not connected):
+    the tests fail its socket as the kernel does when it gives up on the peer."""
+    return connection._reader, connection._writer

@@ -8,7 +8,8 @@ the (pinned) library removes or changes them:
   tested by tests/site/test_sqlite_writers.py; `request._dont_enforce_csrf_checks`
   (accounts/middleware.py), tested here.
 - Channels: septica_site/channels_private.py (the in-memory layer's sweep).
-- channels_redis: septica_site/channels_redis_private.py (the loop layers).
+- channels_redis: septica_site/channels_redis_private.py (the loop layers, their shards' receive
+  task, and the streams of a redis-py connection).
 - kombu and celery: the Redis channel's second close (septica_site/celery.py),
   tested by tests/site/test_worker_survives_redis.py.
 - django-allauth: the shape of its cache keys (septica_site/allauth_private.py),
@@ -227,6 +228,37 @@ async def test_when_the_pub_sub_connection_comes_back_the_local_groups_read_agai
         assert await received(layer, channel) == {"type": "table.changed", "table": 7}
         await layer.group_send("match.7", {"type": "after"})  # subscribed again, too
         assert await received(layer, channel) == {"type": "after"}
+    finally:
+        await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_a_shard_reads_its_pub_sub_connection_with_the_receive_loop_it_is_given(own_redis):
+    layer = RedisPubSubLayer(hosts=[own_redis.url], prefix=f"private-names-{os.getpid()}")
+    handed: list = []
+
+    async def receive(pubsub, deliver) -> None:
+        handed.append((pubsub, deliver))
+        while True:
+            subscriber = pubsub()
+            message = await subscriber.get_message(timeout=0.1) if subscriber and subscriber.subscribed else None
+            if message is not None and message["type"] == "message":
+                deliver(message)
+            await asyncio.sleep(0)
+
+    try:
+        loop_layer = channels_redis_private.loop_layer(layer)
+        channels_redis_private.receive_with(loop_layer, receive)
+        channels_redis_private.receive_with(loop_layer, receive)  # once is enough: nothing changes
+        channel = await layer.new_channel()
+        await layer.group_add("match.7", channel)
+        await layer.group_send("match.7", {"type": "heard"})
+
+        assert await received(layer, channel) == {"type": "heard"}
+        assert len(handed) == 1
+        (connection,) = channels_redis_private.pubsub_connections(loop_layer)
+        reader, writer = channels_redis_private.connection_streams(connection)
+        assert isinstance(reader, asyncio.StreamReader) and isinstance(writer, asyncio.StreamWriter)
     finally:
         await layer.flush()
 
