@@ -40,6 +40,7 @@ from .test_two_servers import (
     view_with_seq,
     wait_ready,
 )
+from .test_websocket_schema import PROTOCOL
 
 pytestmark = [
     pytest.mark.redis,
@@ -149,6 +150,7 @@ def test_a_move_the_database_cannot_take_is_refused_with_503_and_taken_again_onc
             assert time.monotonic() - sent < ANSWER_WITHIN
             assert refused["status"] == 503 and refused["code"] == "database_unavailable", refused
             assert refused["error"]
+            PROTOCOL.check("/ws/tables/{table_id}/", "subscribe", refused)
             await still_open(at_alice)
             await still_open(at_bob)
 
