@@ -9,14 +9,15 @@ Runs as root (it makes network namespaces) and needs `ip` (iproute2), `nft`
 binaries under /usr/lib/postgresql/*/bin.
 
 The hosts are network namespaces this script makes and removes: one per
-process (PostgreSQL, Redis, two servers, a Celery worker, beat) and one for
+process (PostgreSQL, Redis, two servers, a Celery worker with the `notify`
+queue's worker beside it, beat) and one for
 the clients, this script itself, which moves into it after making them. They
 meet on a bridge inside a namespace of its own, on 10.231.0.0/24; nothing
 is routed anywhere else, and the machine's own namespace gets no interface,
 address, route or rule. PostgreSQL is a fresh cluster (`initdb`, trust
 authentication, in a temporary directory), Redis keeps nothing on disk; the
 servers run as the README's Production section runs them (`manage.py serve`
-each, `celery worker --pool threads`, `celery beat`).
+each, `celery worker --pool threads`, `celery worker -Q notify`, `celery beat`).
 
 Every match is a four-player septica table with two people and two bots
 (Beginner, at BOT_MOVE_DELAY_SECONDS 0.3). One person of each table watches
@@ -301,6 +302,11 @@ def start_site(processes: Processes, env: dict, scratch: Path) -> None:
                         env)
     processes.start("worker", "worker", [python, "-m", "celery", "-A", "septica_site", "worker", "--pool", "threads",
                                          "--concurrency", "8", "--loglevel", "WARNING"], env)
+    # Pushes and e-mails have a queue of their own (README, Production); its worker shares the
+    # worker's host, so cutting the worker from Redis cuts both.
+    processes.start("notify", "worker", [python, "-m", "celery", "-A", "septica_site", "worker", "-Q", "notify",
+                                         "--pool", "threads", "--concurrency", "4", "--loglevel", "WARNING",
+                                         "--hostname", "notify@%h"], env)
     processes.start("beat", "beat", [python, "-m", "celery", "-A", "septica_site", "beat", "--loglevel", "WARNING",
                                      "--schedule", str(scratch / "celerybeat-schedule")], env)
     for server in SERVERS:
@@ -700,7 +706,7 @@ def run(args) -> int:
         start_site(processes, env, scratch)
         people = make_matches(args.matches)
         print(f"{args.matches} matches ({len(people)} people, {2 * args.matches} bots) on PostgreSQL, Redis, "
-              f"two servers, a worker and beat, each in a namespace of its own; ready after "
+              f"two servers, a worker, a notify worker and beat, each in a namespace of its own; ready after "
               f"{time.monotonic() - started:.0f} s; load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores",
               flush=True)
         from django.db import connections

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import socket
 from datetime import timedelta
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -248,6 +249,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # (kombu's default waits 2 s first); the worker's own reconnecting is apart.
     "max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2,
     "socket_connect_timeout": 1.0,  # the servers add a read timeout (asgi.py); workers must not
+    # A worker's BRPOP connection that went silent (a cut link) fails no read: kombu drops it
+    # once its reply is overdue by this much (checking as often), so the worker connects again
+    # soon after the link heals instead of long after. BRPOP replies within a second when well.
+    "health_check_interval": env_int("CELERY_BROKER_HEALTH_CHECK_SECONDS", 2),
+    # A command that waits for Redis's answer on a silent connection (a worker keeps no read
+    # timeout) would wait for TCP's backed-off retransmissions; the kernel fails it instead
+    # once what it sent has gone unacknowledged this long, and probes an idle one.
+    "socket_keepalive": True,
+    "socket_keepalive_options": {socket.TCP_KEEPIDLE: 1, socket.TCP_KEEPINTVL: 1, socket.TCP_KEEPCNT: 3,
+                                 socket.TCP_USER_TIMEOUT: 3000},
 }
 if not REDIS_URL:
     # The in-memory broker is polled: every second by default, which would make
