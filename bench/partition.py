@@ -374,6 +374,10 @@ class Person:
 class Drill:
     people: list[Person]
     acks: list[tuple] = field(default_factory=list)  # table, seq, move, when (wall clock), server, socket/http
+    # Every socket move sent, by (table, seq): a move whose answer never came (the page gave up
+    # waiting) may still be stored later, and the person, seeing the seq still theirs, moves again
+    # at that seq; the view past it then acknowledges whichever of their moves was stored.
+    sent: dict[tuple[int, int], list[dict]] = field(default_factory=dict)
     answers: list[tuple[float, str, str, int, float]] = field(default_factory=list)  # when, server, what, status, s
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -479,6 +483,7 @@ async def play(person: Person, drill: Drill, rng: random.Random) -> None:
 async def move(person: Person, drill: Drill, seq: int, chosen: dict) -> None:
     if person.moves_over == "socket":
         person.in_flight = (seq, chosen, time.monotonic())
+        drill.sent.setdefault((person.table_id, seq), []).append(chosen)
         if not await send(person, {"type": "move", "seq": seq, "move": chosen}):
             person.in_flight = None
         return
@@ -644,7 +649,15 @@ def check_log(drill: Drill) -> dict:
               Move.objects.filter(match_id__in={ack[0] for ack in drill.acks}).values("match_id", "seq", "move",
                                                                                          "actor")}
     acked = Counter((table, seq) for table, seq, *_ in drill.acks)
-    lost = [(*ack, stored.get(ack[:2])) for ack in drill.acks if stored.get(ack[:2], {}).get("move") != ack[2]]
+    lost, stored_earlier = [], 0
+    for ack in drill.acks:
+        move = stored.get(ack[:2], {}).get("move")
+        if move == ack[2]:
+            continue
+        if ack[5] == "socket" and move in drill.sent.get(ack[:2], []):
+            stored_earlier += 1  # their earlier move at that seq, unanswered then, is the one stored
+        else:
+            lost.append((*ack, stored.get(ack[:2])))
     doubled = sum(count - 1 for count in acked.values())
     unanswered = sum(row["actor"] == Actor.PERSON and key not in acked for key, row in stored.items())
     out = StringIO()
@@ -655,6 +668,7 @@ def check_log(drill: Drill) -> dict:
         code = exit.code or 0
     lines = out.getvalue().strip().splitlines()
     return {"acknowledged": len(drill.acks), "lost": len(lost), "lost_moves": [repr(entry) for entry in lost[:10]],
+            "acknowledged_as_earlier_move": stored_earlier,
             "doubled": doubled,
             "stored_unanswered": unanswered, "verify": lines[-1] if lines else "", "verify_exit": code,
             "verify_lines": lines[:20]}
@@ -716,7 +730,9 @@ def run(args) -> int:
         settled(sorted({person.table_id for person in people}))
         checked = check_log(drill)
         print(f"acknowledged moves {checked['acknowledged']}: lost {checked['lost']}, doubled {checked['doubled']} "
-              f"(people's moves stored without an answer reaching them: {checked['stored_unanswered']})", flush=True)
+              f"(people's moves stored without an answer reaching them: {checked['stored_unanswered']}; "
+              f"socket moves whose seq was taken by the same person's earlier unanswered move: "
+              f"{checked['acknowledged_as_earlier_move']})", flush=True)
         for line in checked["lost_moves"]:
             print(f"    lost: {line}", flush=True)
         print(f"verify_matches --all: {checked['verify']}", flush=True)

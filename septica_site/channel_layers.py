@@ -13,7 +13,9 @@ and closed at once with 4503, "try again soon"; the pages poll meanwhile), loses
 their callers, and logs the outage in one line a few seconds instead of a
 traceback a second. When its pub/sub connection is restored it tells every
 local group to read again what it shows (`resync_message`, a setting): the
-pushes published meanwhile were lost.
+pushes published meanwhile were lost. A pub/sub connection that has gone
+silent (a cut link fails no read) is noticed by a PING that goes unanswered,
+and dropped, so it too is restored and its groups read again (`_receive`).
 
 The embedded setup's layer is Channels' in-memory layer, made to scale
 with the number of open sockets: it sweeps for expired messages at most once
