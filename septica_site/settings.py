@@ -251,7 +251,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 1.0,  # the servers add a read timeout (asgi.py); workers must not
     # A worker's BRPOP connection that went silent (a cut link) fails no read: kombu drops it
     # once its reply is overdue by this much (checking as often), so the worker connects again
-    # soon after the link heals instead of long after. BRPOP replies within a second when well.
+    # soon after the link heals instead of long after. A live BRPOP answers within its own timeout.
     "health_check_interval": env_int("CELERY_BROKER_HEALTH_CHECK_SECONDS", 2),
     # A command that waits for Redis's answer on a silent connection (a worker keeps no read
     # timeout) would wait for TCP's backed-off retransmissions; the kernel fails it instead
