@@ -44,6 +44,14 @@ def pytest_configure(config):
     # Tests make tables by the dozen, and on SQLite a rolled-back user's id comes
     # back in the next test, with the counts in the cache; tests/web/test_limits.py sets its own.
     settings.TABLE_CREATION_RATE = "10000/s"
+    # A server runs fewer request threads than its pool has connections (HTTP_THREADS under
+    # DATABASE_POOL_MAX), so a request waits at most for one being opened, and the pool's short
+    # wait is its answer to a database that is gone. This process is no such server: tests post
+    # from 20 threads at once, which wait for each other's connections. Servers and workers the
+    # tests start are configured as in production (tests/site/test_database_outage.py).
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    if isinstance(pool, dict):
+        pool["timeout"] = 10.0
 
 
 def pytest_collection_modifyitems(config, items):
